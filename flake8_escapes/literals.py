@@ -1,0 +1,218 @@
+"""Tokens to literal pieces, and the escapes in each piece at their exact position.
+
+This is the only module that knows how the tokenizer differs between Pythons:
+
+- 3.10 and 3.11 give one STRING token per f-string, format specs included, so
+  the literal parts of an f-string are found here (``fstring_literal_spans``),
+  following CPython's own ``fstring_find_literal``.
+- 3.12 and later give FSTRING_START / FSTRING_MIDDLE / FSTRING_END (PEP 701).
+  A MIDDLE is cut at ``{{`` and ``}}`` (its text keeps one brace, at its end)
+  and before a replacement field, so positions come from each MIDDLE's own
+  start, and a MIDDLE that ends in a lone backslash takes the escaped
+  character from the next token (``f"\\{x}"`` is MIDDLE ``\\`` then ``{``).
+- 3.14 adds TSTRING_START / TSTRING_MIDDLE / TSTRING_END (PEP 750), handled
+  like f-strings.
+
+Columns are 0-based offsets in characters of the line, as tokenize and flake8
+count them.
+"""
+from __future__ import annotations
+
+import tokenize
+from typing import Iterator, NamedTuple
+
+from flake8_escapes.escapes import Escape, escapes_in
+
+Position = tuple[int, int]
+
+STRING = tokenize.STRING
+# -1 never matches a token type: these token kinds do not exist before 3.12
+# (f-strings) and 3.14 (t-strings).
+FSTRING_START = getattr(tokenize, 'FSTRING_START', -1)
+FSTRING_MIDDLE = getattr(tokenize, 'FSTRING_MIDDLE', -1)
+FSTRING_END = getattr(tokenize, 'FSTRING_END', -1)
+TSTRING_START = getattr(tokenize, 'TSTRING_START', -1)
+TSTRING_MIDDLE = getattr(tokenize, 'TSTRING_MIDDLE', -1)
+TSTRING_END = getattr(tokenize, 'TSTRING_END', -1)
+
+#: Tokens whose text can hold escapes.
+PIECE_TYPES = frozenset({STRING, FSTRING_MIDDLE, TSTRING_MIDDLE})
+MIDDLE_TYPES = frozenset({FSTRING_MIDDLE, TSTRING_MIDDLE})
+START_TYPES = frozenset({FSTRING_START, TSTRING_START})
+END_TYPES = frozenset({FSTRING_END, TSTRING_END})
+PREFIX_CHARS = 'rRbBuUfFtT'
+
+
+class Piece(NamedTuple):
+    """Text of one token that may hold escapes, scanned only in ``spans``."""
+
+    literal: Position      # where the whole literal starts (its prefix)
+    start: Position        # where text[0] stands in the file
+    text: str
+    spans: tuple[tuple[int, int], ...]
+    is_bytes: bool
+    lookahead: str         # the source character just after ``text``
+
+
+class Found(NamedTuple):
+    """An escape at its absolute, 0-based (line, col)."""
+
+    line: int
+    col: int
+    escape: Escape
+    is_bytes: bool
+    literal: Position
+
+
+def split_prefix(text: str) -> tuple[str, int, int]:
+    """Return (lower-case prefix, body start, body end) of a STRING token."""
+    stripped = text.lstrip(PREFIX_CHARS)
+    quote_at = len(text) - len(stripped)
+    quote = stripped[:3] if stripped[:3] in ('"""', "'''") else stripped[:1]
+    return text[:quote_at].lower(), quote_at + len(quote), len(text) - len(quote)
+
+
+def fstring_literal_spans(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """Literal parts of a non-raw f-string body ``text[start:end]`` (3.10/3.11).
+
+    Mirrors CPython 3.11's ``fstring_find_literal``/``fstring_find_expr``: a
+    doubled brace at the top level ends a part (keeping one brace), ``\\N{...}``
+    does not open a field, ``\\{`` leaves the backslash at the end of its part,
+    and a format spec's literal text is a part of its own.
+    """
+    spans: list[tuple[int, int]] = []
+    _literal_parts(text, start, end, 0, spans)
+    return spans
+
+
+def _literal_parts(
+    text: str, i: int, end: int, depth: int, spans: list[tuple[int, int]],
+) -> int:
+    """Collect literal parts from ``i``; return the index of a closing ``}``."""
+    while i < end:
+        begin = i
+        while i < end:
+            char = text[i]
+            if char == '\\' and i + 1 < end:
+                char = text[i + 1]
+                if char == 'N' and text.startswith('{', i + 2):
+                    close = text.find('}', i + 3, end)
+                    i = close + 1 if close != -1 else end
+                    continue
+                if char not in '{}':
+                    i += 2
+                    continue
+                i += 1
+            if char in '{}':
+                if depth == 0 and i + 1 < end and text[i + 1] == char:
+                    spans.append((begin, i + 1))
+                    i += 2
+                    begin = i
+                    continue
+                break
+            i += 1
+        if i > begin:
+            spans.append((begin, i))
+        if i >= end:
+            return end
+        if text[i] == '}':
+            if depth:
+                return i
+            i += 1  # a lone '}' is a SyntaxError; keep scanning regardless
+            continue
+        i = _skip_field(text, i + 1, end, depth, spans)
+    return end
+
+
+def _skip_field(
+    text: str, i: int, end: int, depth: int, spans: list[tuple[int, int]],
+) -> int:
+    """Skip a replacement field's expression; parse its format spec, if any."""
+    nesting = 0
+    while i < end:
+        char = text[i]
+        if char in '\'"':
+            quote = text[i:i + 3] if text[i:i + 3] in ('"""', "'''") else char
+            close = text.find(quote, i + len(quote), end)
+            i = close + len(quote) if close != -1 else end
+            continue
+        if char in '([{':
+            nesting += 1
+        elif char in ')]}':
+            if not nesting and char == '}':
+                return i + 1
+            nesting = max(nesting - 1, 0)
+        elif not nesting:
+            if char in '!=<>' and text.startswith('=', i + 1):
+                i += 2
+                continue
+            if char == '!':
+                i += 2  # the conversion character
+                continue
+            if char == ':':
+                close = _literal_parts(text, i + 1, end, depth + 1, spans)
+                return close + 1
+        i += 1
+    return end
+
+
+def _enclosing_prefixes(tokens: list[tokenize.TokenInfo]) -> dict[int, str]:
+    """Map each f/t-string MIDDLE token's index to its literal's prefix and start."""
+    stack: list[tuple[str, Position]] = []
+    owners: dict[int, tuple[str, Position]] = {}
+    for index, tok in enumerate(tokens):
+        kind = tok[0]
+        if kind in START_TYPES:
+            stack.append((split_prefix(tok[1])[0], tok[2]))
+        elif kind in MIDDLE_TYPES and stack:
+            owners[index] = stack[-1]
+        elif kind in END_TYPES and stack:
+            stack.pop()
+    return owners
+
+
+def pieces(tokens: list[tokenize.TokenInfo]) -> Iterator[Piece]:
+    """Yield the non-raw pieces of ``tokens`` that contain a backslash."""
+    candidates = [
+        index for index, tok in enumerate(tokens)
+        if '\\' in tok[1] and tok[0] in PIECE_TYPES
+    ]
+    owners = None
+    for index in candidates:
+        tok = tokens[index]
+        text = tok[1]
+        if tok[0] == STRING:
+            prefix, body_start, body_end = split_prefix(text)
+            if 'r' in prefix:
+                continue
+            if 'f' in prefix or 't' in prefix:
+                spans = tuple(fstring_literal_spans(text, body_start, body_end))
+            else:
+                spans = ((body_start, body_end),)
+            yield Piece(tok[2], tok[2], text, spans, 'b' in prefix, '')
+        else:
+            if owners is None:
+                owners = _enclosing_prefixes(tokens)
+            prefix, literal = owners.get(index, ('', tok[2]))
+            if 'r' in prefix:
+                continue
+            after = tokens[index + 1][1][:1] if index + 1 < len(tokens) else ''
+            yield Piece(literal, tok[2], text, ((0, len(text)),), False, after)
+
+
+def position(start: Position, text: str, offset: int) -> Position:
+    """(line, col) of ``text[offset]`` when ``text[0]`` stands at ``start``."""
+    newlines = text.count('\n', 0, offset)
+    if not newlines:
+        return start[0], start[1] + offset
+    return start[0] + newlines, offset - text.rfind('\n', 0, offset) - 1
+
+
+def escapes(tokens: list[tokenize.TokenInfo]) -> Iterator[Found]:
+    """Yield every escape in the non-raw literals of ``tokens``, in order."""
+    for piece in pieces(tokens):
+        text = piece.text
+        for begin, end in piece.spans:
+            for escape in escapes_in(text, piece.is_bytes, begin, end, piece.lookahead):
+                line, col = position(piece.start, text, escape.offset)
+                yield Found(line, col, escape, piece.is_bytes, piece.literal)

@@ -1,0 +1,51 @@
+"""The registry: one record per code, the single source of messages and examples.
+
+Codes start at 300: ESC1xx and ESC2xx belong to flake8-escaping-style.
+"""
+from __future__ import annotations
+
+from typing import NamedTuple
+
+
+class Rule(NamedTuple):
+    """One error code with its message template and documentation examples."""
+
+    code: str
+    name: str
+    message: str   # str.format template with named fields
+    summary: str   # one line, for the README table
+    bad: str       # a source that yields exactly this code, once
+    good: str      # the same source fixed: yields nothing
+
+    def format(self, **fields: str) -> str:
+        """The flake8 message: the code, a space, the filled-in template."""
+        return f'{self.code} {self.message.format(**fields)}'
+
+
+ESC301 = Rule(
+    code='ESC301',
+    name='invalid-escape',
+    message="invalid escape sequence '{escape}'; write '{doubled}' or use a raw string",
+    summary='an unrecognized escape in a str, f- or t-string literal',
+    bad="pattern = '\\d+'\n",
+    good="pattern = r'\\d+'\n",
+)
+ESC302 = Rule(
+    code='ESC302',
+    name='str-escape-in-bytes',
+    message="'{escape}' is a str-only escape, invalid in bytes; write '{doubled}' or encode a str",
+    summary='\\N, \\u or \\U in a bytes literal, where they are not escapes',
+    bad="data = b'caf\\u00e9'\n",
+    good="data = 'caf\\u00e9'.encode()\n",
+)
+ESC303 = Rule(
+    code='ESC303',
+    name='octal-escape-overflow',
+    message="octal escape '{escape}' is above '\\377'; write '{value}', the value it has now",
+    summary='an octal escape whose value is above \\377',
+    bad="mask = '\\777'\n",
+    good="mask = '\\u01ff'\n",
+)
+
+RULES = (ESC301, ESC302, ESC303)
+BY_CODE = {rule.code: rule for rule in RULES}
