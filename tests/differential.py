@@ -37,6 +37,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from flake8_escapes.plugin import Plugin
+from helpers import processor_for
 
 START_TYPES = {
     getattr(tokenize, name) for name in ('FSTRING_START', 'TSTRING_START') if hasattr(tokenize, name)
@@ -56,16 +57,6 @@ WARNING_RE = re.compile(
 PY = sys.version_info[:2]
 
 
-class Options:
-    """The options FileProcessor reads, at flake8's defaults."""
-
-    hang_closing = False
-    indent_size = 4
-    max_line_length = 79
-    max_doc_length = None
-    verbose = 0
-
-
 @dataclass
 class Tally:
     files: int = 0
@@ -75,11 +66,6 @@ class Tally:
     escapes: int = 0           # CPython warnings matched one to one
     intended: Counter = field(default_factory=Counter)
     disagreements: list = field(default_factory=list)
-
-
-def processor_for(path: str | None = None, lines: list[str] | None = None) -> FileProcessor:
-    """The FileProcessor flake8 itself would use (BOM stripped, newlines read)."""
-    return FileProcessor(path or '-', Options(), lines=lines)
 
 
 def plugin_reports(processor: FileProcessor) -> list[tuple[int, int, str]]:

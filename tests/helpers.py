@@ -1,0 +1,74 @@
+"""Test helpers: run the plugin on a source exactly as flake8 prepares it."""
+from __future__ import annotations
+
+import io
+import os
+import warnings
+
+from flake8.processor import FileProcessor
+
+from flake8_escapes.plugin import Plugin
+
+DATA = os.path.join(os.path.dirname(__file__), 'data')
+
+
+class Options:
+    """The options FileProcessor reads, at flake8's defaults."""
+
+    hang_closing = False
+    indent_size = 4
+    max_line_length = 79
+    max_doc_length = None
+    verbose = 0
+
+
+def processor_for(path: str | None = None, lines: list[str] | None = None) -> FileProcessor:
+    """The FileProcessor flake8 itself would use (BOM stripped, newlines read)."""
+    return FileProcessor(path or '-', Options(), lines=lines)
+
+
+def reports(src: str) -> list[tuple[int, int, str]]:
+    """(line, 1-based col, message) for ``src``, as flake8 would print them."""
+    with warnings.catch_warnings():
+        # 3.12+'s tokenizer and the compiler warn about the escapes on purpose
+        warnings.simplefilter('ignore', SyntaxWarning)
+        warnings.simplefilter('ignore', DeprecationWarning)
+        processor = processor_for(lines=io.StringIO(src).readlines())
+        plugin = Plugin(processor.build_ast(), processor.file_tokens)
+        return [(line, col + 1, message) for line, col, message, _ in plugin.run()]
+
+
+def results(src: str) -> set[str]:
+    """``{'2:5 ESC301', ...}`` for ``src``."""
+    return {f'{line}:{col} {message.split()[0]}' for line, col, message in reports(src)}
+
+
+def data_cases(name: str) -> list[tuple[str, str, set[str]]]:
+    """(id, source, expected) for each ``#:`` case of ``tests/data/<name>``.
+
+    A case header lists ``CODE:LINE:COL`` (LINE within the case) or ``Okay``.
+    """
+    with open(os.path.join(DATA, name), encoding='utf-8') as f:
+        lines = f.readlines()
+    cases = []
+    header = None
+    body: list[str] = []
+    first = 0
+
+    def close() -> None:
+        if header is not None:
+            expected = set()
+            for item in header.split():
+                if item != 'Okay':
+                    code, line, col = item.split(':')
+                    expected.add(f'{line}:{col} {code}')
+            cases.append((f'{name}:{first}', ''.join(body), expected))
+
+    for number, line in enumerate(lines, 1):
+        if line.startswith('#:'):
+            close()
+            header, body, first = line[2:], [], number
+        elif header is not None:
+            body.append(line)
+    close()
+    return cases
