@@ -8,6 +8,7 @@ one literal piece and yields every escape in it with its offset in that text.
 """
 from __future__ import annotations
 
+import re
 from typing import Iterator, NamedTuple
 
 #: Escapes valid in both str and bytes literals (after the backslash).
@@ -26,16 +27,16 @@ HEX_LENGTH = {'x': 2, 'u': 4, 'U': 8}
 #: 3.11 (https://github.com/python/cpython/issues/91668).
 MAX_OCTAL = 0o377
 
-# What an escape is.  Each name is also the kind's value so reports stay
-# readable in tests and debugging.
+# What an escape is.  Each value is also the name of its group in the scanning
+# pattern below, so it must be an identifier.
 SIMPLE = 'simple'                    # \n \t \\ \' ...
 CONTINUATION = 'continuation'        # backslash-newline
 OCTAL = 'octal'                      # \0 .. \377
-OCTAL_OVERFLOW = 'octal-overflow'    # \400 .. \777
+OCTAL_OVERFLOW = 'octal_overflow'    # \400 .. \777
 HEX = 'hex'                          # \xhh
 UNICODE = 'unicode'                  # \uXXXX, \UXXXXXXXX (str)
 NAMED = 'named'                      # \N{...} (str)
-STR_ONLY_IN_BYTES = 'str-only-in-bytes'  # \N \u \U in bytes
+STR_ONLY_IN_BYTES = 'str_only_in_bytes'  # \N \u \U in bytes
 INVALID = 'invalid'                  # anything else: \d, \8, \{, \é ...
 
 
@@ -52,6 +53,34 @@ def octal_value(text: str) -> int:
     return int(text[1:], 8)
 
 
+def _escape_pattern(is_bytes: bool) -> re.Pattern[str]:
+    """One alternative per kind; an escape is the leftmost-longest of them.
+
+    The scan runs in C (``finditer``) and pairs backslashes from the left, so
+    the second backslash of ``\\\\`` never starts an escape.
+    """
+    str_only = (
+        rf'|(?P<{STR_ONLY_IN_BYTES}>[NuU])' if is_bytes else
+        rf'|(?P<{NAMED}>N\{{[^}}]*\}}?)|(?P<{UNICODE}>u[0-9a-fA-F]{{0,4}}|U[0-9a-fA-F]{{0,8}})'
+    )
+    return re.compile(
+        rf"""\\(?:(?P<{SIMPLE}>[\\'"abfnrtv])|(?P<{CONTINUATION}>\r\n?|\n)"""
+        rf'|(?P<{OCTAL}>[0-7]{{1,3}})|(?P<{HEX}>x[0-9a-fA-F]{{0,2}}){str_only}'
+        rf'|(?P<{INVALID}>.)|(?P<end>\Z))',
+        re.DOTALL,
+    )
+
+
+ESCAPE_PATTERNS = {False: _escape_pattern(False), True: _escape_pattern(True)}
+
+
+def kind_of_lone(char: str, is_bytes: bool) -> str:
+    """The kind of an escape whose character lies past the scanned text."""
+    if not char:
+        return ''
+    return next(ESCAPE_PATTERNS[is_bytes].finditer('\\' + char)).lastgroup or ''
+
+
 def escapes_in(
     text: str,
     is_bytes: bool,
@@ -66,40 +95,18 @@ def escapes_in(
     """
     if end is None:
         end = len(text)
-    size = len(text)
-    find = text.find
-    pos = find('\\', start, end)
-    while pos != -1:
-        nxt = pos + 1
-        char = text[nxt] if nxt < size else lookahead
-        stop = nxt + 1
-        if char in SIMPLE_ESCAPES:
-            kind = SIMPLE
-        elif char in LINE_ENDS:
-            kind = CONTINUATION
-            if char == '\r' and stop < size and text[stop] == '\n':
-                stop += 1
-        elif char in OCTAL_DIGITS:
-            while stop < size and stop < nxt + 3 and text[stop] in OCTAL_DIGITS:
-                stop += 1
-            kind = OCTAL if int(text[nxt:stop], 8) <= MAX_OCTAL else OCTAL_OVERFLOW
-        elif char == 'x' or (char in STR_ONLY_ESCAPES and not is_bytes):
-            if char == 'N':
-                close = find('}', stop)
-                stop = close + 1 if close != -1 else stop
-                kind = NAMED
-            else:
-                limit = min(size, stop + HEX_LENGTH[char])
-                while stop < limit and text[stop] in HEX_DIGITS:
-                    stop += 1
-                kind = HEX if char == 'x' else UNICODE
-        elif char in STR_ONLY_ESCAPES:
-            kind = STR_ONLY_IN_BYTES
-        elif not char:
-            # A lone backslash at the very end of a piece with nothing after
-            # it cannot come from valid source; there is nothing to report.
+    # Matches may run past ``end`` (``\N{...}`` in a 3.11 f-string part that
+    # stops at a brace), never past the text.
+    for match in ESCAPE_PATTERNS[is_bytes].finditer(text, start):
+        pos = match.start()
+        if pos >= end:
             return
-        else:
-            kind = INVALID
-        yield Escape(pos, '\\' + char if stop > size else text[pos:stop], kind)
-        pos = find('\\', stop, end) if stop < end else -1
+        kind = match.lastgroup
+        if kind == 'end':
+            kind = kind_of_lone(lookahead, is_bytes)
+            if kind:  # nothing after a lone backslash: not from valid source
+                yield Escape(pos, '\\' + lookahead, kind)
+            return
+        if kind == OCTAL and int(match[kind], 8) > MAX_OCTAL:
+            kind = OCTAL_OVERFLOW
+        yield Escape(pos, match[0], kind)

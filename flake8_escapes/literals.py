@@ -19,6 +19,9 @@ count them.
 from __future__ import annotations
 
 import tokenize
+from bisect import bisect_right
+from itertools import compress, count, repeat
+from operator import contains, itemgetter
 from typing import Iterator, NamedTuple
 
 from flake8_escapes.escapes import Escape, escapes_in
@@ -41,6 +44,7 @@ MIDDLE_TYPES = frozenset({FSTRING_MIDDLE, TSTRING_MIDDLE})
 START_TYPES = frozenset({FSTRING_START, TSTRING_START})
 END_TYPES = frozenset({FSTRING_END, TSTRING_END})
 PREFIX_CHARS = 'rRbBuUfFtT'
+START = itemgetter(2)
 
 
 class Piece(NamedTuple):
@@ -156,29 +160,53 @@ def _skip_field(
     return end
 
 
-def _enclosing_prefixes(tokens: list[tokenize.TokenInfo]) -> dict[int, str]:
-    """Map each f/t-string MIDDLE token's index to its literal's prefix and start."""
-    stack: list[tuple[str, Position]] = []
-    owners: dict[int, tuple[str, Position]] = {}
-    for index, tok in enumerate(tokens):
-        kind = tok[0]
-        if kind in START_TYPES:
-            stack.append((split_prefix(tok[1])[0], tok[2]))
-        elif kind in MIDDLE_TYPES and stack:
-            owners[index] = stack[-1]
-        elif kind in END_TYPES and stack:
-            stack.pop()
-    return owners
+def _owner(tokens: list[tokenize.TokenInfo], index: int) -> tokenize.TokenInfo:
+    """The FSTRING_START/TSTRING_START of the f-/t-string that holds ``tokens[index]``."""
+    depth = 0
+    for back in range(index - 1, -1, -1):
+        kind = tokens[back][0]
+        if kind in END_TYPES:
+            depth += 1
+        elif kind in START_TYPES:
+            if not depth:
+                return tokens[back]
+            depth -= 1
+    return tokens[index]  # unreachable for tokens of valid code
 
 
-def pieces(tokens: list[tokenize.TokenInfo]) -> Iterator[Piece]:
+def candidates(tokens: list[tokenize.TokenInfo], lines: list[str]) -> list[int]:
+    """Indices of the string tokens that hold a backslash, in order.
+
+    This runs on every file, so it does not visit every token: it finds the
+    lines that hold a backslash (in C: map, compress), and for each backslash
+    the token that holds it, by bisection on the tokens' starts (they are
+    sorted).  A multi-line string is found from any of its lines.
+    """
+    found: list[int] = []
+    rows = compress(count(1), map(contains, lines, repeat('\\')))
+    lo = 0
+    for row in rows:
+        line = lines[row - 1]
+        col = line.find('\\')
+        while col != -1:
+            lo = bisect_right(tokens, (row, col), lo, key=START) - 1
+            tok = tokens[lo]
+            if tok[0] in PIECE_TYPES and (not found or found[-1] < lo) and '\\' in tok[1]:
+                found.append(lo)
+            end_row, end_col = tok[3]
+            if end_row != row:
+                break  # the token holds the rest of the line
+            if tok[2][0] != row:
+                # 3.12.1 counts the last line of a multi-line token in bytes
+                # (its end column), so that column is not to be trusted.
+                end_col = col + 1
+            col = line.find('\\', max(end_col, col + 1))
+    return found
+
+
+def pieces(tokens: list[tokenize.TokenInfo], lines: list[str]) -> Iterator[Piece]:
     """Yield the non-raw pieces of ``tokens`` that contain a backslash."""
-    candidates = [
-        index for index, tok in enumerate(tokens)
-        if '\\' in tok[1] and tok[0] in PIECE_TYPES
-    ]
-    owners = None
-    for index in candidates:
+    for index in candidates(tokens, lines):
         tok = tokens[index]
         text = tok[1]
         if tok[0] == STRING:
@@ -191,13 +219,11 @@ def pieces(tokens: list[tokenize.TokenInfo]) -> Iterator[Piece]:
                 spans = ((body_start, body_end),)
             yield Piece(tok[2], tok[2], text, spans, 'b' in prefix, '')
         else:
-            if owners is None:
-                owners = _enclosing_prefixes(tokens)
-            prefix, literal = owners.get(index, ('', tok[2]))
-            if 'r' in prefix:
+            owner = _owner(tokens, index)
+            if 'r' in split_prefix(owner[1])[0]:
                 continue
             after = tokens[index + 1][1][:1] if index + 1 < len(tokens) else ''
-            yield Piece(literal, tok[2], text, ((0, len(text)),), False, after)
+            yield Piece(owner[2], tok[2], text, ((0, len(text)),), False, after)
 
 
 def position(start: Position, text: str, offset: int) -> Position:
@@ -208,9 +234,12 @@ def position(start: Position, text: str, offset: int) -> Position:
     return start[0] + newlines, offset - text.rfind('\n', 0, offset) - 1
 
 
-def escapes(tokens: list[tokenize.TokenInfo]) -> Iterator[Found]:
-    """Yield every escape in the non-raw literals of ``tokens``, in order."""
-    for piece in pieces(tokens):
+def escapes(tokens: list[tokenize.TokenInfo], lines: list[str]) -> Iterator[Found]:
+    """Yield every escape in the non-raw literals of ``tokens``, in order.
+
+    ``lines`` are the physical lines the tokens were made from.
+    """
+    for piece in pieces(tokens, lines):
         text = piece.text
         for begin, end in piece.spans:
             for escape in escapes_in(text, piece.is_bytes, begin, end, piece.lookahead):

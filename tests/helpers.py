@@ -34,7 +34,7 @@ def reports(src: str) -> list[tuple[int, int, str]]:
         warnings.simplefilter('ignore', SyntaxWarning)
         warnings.simplefilter('ignore', DeprecationWarning)
         processor = processor_for(lines=io.StringIO(src).readlines())
-        plugin = Plugin(processor.build_ast(), processor.file_tokens)
+        plugin = Plugin(processor.build_ast(), processor.file_tokens, processor.lines)
         return [(line, col + 1, message) for line, col, message, _ in plugin.run()]
 
 

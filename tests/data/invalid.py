@@ -92,3 +92,8 @@ x = '\\d', "\\w", f"\\{x}"
 text = '\ '
 #: ESC301:1:13
 text = 'tab:\	end'
+#: ESC301:4:12
+# The backslash after a multi-line string that ends in wide characters
+# (3.12.1 gives that string's end column in bytes).
+text = """é
+ü\tüüü""" '\d'
