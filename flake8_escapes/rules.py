@@ -13,7 +13,7 @@ class Rule(NamedTuple):
     code: str
     name: str
     message: str   # str.format template with named fields
-    summary: str   # one line, for the README table
+    summary: str   # one line of Markdown, the README table's cell
     bad: str       # a source that yields exactly this code, once
     good: str      # the same source fixed: yields nothing
 
@@ -34,7 +34,7 @@ ESC302 = Rule(
     code='ESC302',
     name='str-escape-in-bytes',
     message="'{escape}' is a str-only escape, invalid in bytes; write '{doubled}' or encode a str",
-    summary='\\N, \\u or \\U in a bytes literal, where they are not escapes',
+    summary='`\\N`, `\\u` or `\\U` in a bytes literal, where they are not escapes',
     bad="data = b'caf\\u00e9'\n",
     good="data = 'caf\\u00e9'.encode()\n",
 )
@@ -42,7 +42,7 @@ ESC303 = Rule(
     code='ESC303',
     name='octal-escape-overflow',
     message="octal escape '{escape}' is above '\\377'; write '{value}', the value it has now",
-    summary='an octal escape whose value is above \\377',
+    summary='an octal escape whose value is above `\\377`',
     bad="mask = '\\777'\n",
     good="mask = '\\u01ff'\n",
 )

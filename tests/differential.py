@@ -326,8 +326,6 @@ def compare_source(src: str) -> Tally:
     return tally
 
 
-
-
 def generated(count: int) -> Tally:
     """Compare ``count`` generated sources; the totals of all of them."""
     total = Tally()
