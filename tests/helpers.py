@@ -27,20 +27,23 @@ def processor_for(path: str | None = None, lines: list[str] | None = None) -> Fi
     return FileProcessor(path or '-', Options(), lines=lines)
 
 
-def reports(src: str) -> list[tuple[int, int, str]]:
-    """(line, 1-based col, message) for ``src``, as flake8 would print them."""
+def reports(src: str, lines: list[str] | None = None) -> list[tuple[int, int, str]]:
+    """(line, 1-based col, message) for ``src``, as flake8 would print them.
+
+    The lines are read as flake8 reads a file or stdin: with universal newlines.
+    """
     with warnings.catch_warnings():
         # 3.12+'s tokenizer and the compiler warn about the escapes on purpose
         warnings.simplefilter('ignore', SyntaxWarning)
         warnings.simplefilter('ignore', DeprecationWarning)
-        processor = processor_for(lines=io.StringIO(src).readlines())
+        processor = processor_for(lines=lines or io.StringIO(src, newline=None).readlines())
         plugin = Plugin(processor.build_ast(), processor.file_tokens, processor.lines)
         return [(line, col + 1, message) for line, col, message, _ in plugin.run()]
 
 
-def results(src: str) -> set[str]:
+def results(src: str, lines: list[str] | None = None) -> set[str]:
     """``{'2:5 ESC301', ...}`` for ``src``."""
-    return {f'{line}:{col} {message.split()[0]}' for line, col, message in reports(src)}
+    return {f'{line}:{col} {message.split()[0]}' for line, col, message in reports(src, lines)}
 
 
 def data_cases(name: str) -> list[tuple[str, str, set[str]]]:

@@ -1,11 +1,14 @@
 """ESC301-ESC303: hand-written cases (tests/data) and messages."""
 from __future__ import annotations
 
+import io
 import sys
 import tokenize
 import warnings
 
 import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
 
 import differential
 from helpers import data_cases, reports, results
@@ -64,6 +67,26 @@ def test_esc303_suggestion_keeps_the_value(literal):
 
 
 def test_crlf_kept_in_lines():
-    """Lines that keep their CRLF (flake8 itself reads with universal newlines)."""
+    """CRLF, as flake8 reads it (translated) and kept in the lines."""
     src = "x = '''a\r\n\\d'''\r\ny = '\\\r\n\\q'\r\n"
     assert results(src) == {'2:1 ESC301', '4:1 ESC301'}
+    assert results(src, io.StringIO(src, newline='').readlines()) == {'2:1 ESC301', '4:1 ESC301'}
+
+
+@settings(max_examples=300, deadline=None,
+          suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow])
+@given(st.text(alphabet='\\\'"{}:!=rfbx01Nu9 \n\té中\r\x0c', max_size=30),
+       st.sampled_from(['', 'f', 'b', 'r', 'rb', 'rf', 'u']),
+       st.sampled_from(["'", '"', "'''", '"""']))
+def test_never_raises_and_points_at_backslashes(body, prefix, quote):
+    """Whatever literal parses, every report points at a backslash in the file."""
+    src = f'x = {prefix}{quote}{body}{quote}\n'
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')
+        try:
+            compile(src, '<fuzz>', 'exec')
+        except (SyntaxError, ValueError):
+            assume(False)
+    lines = io.StringIO(src, newline=None).readlines()
+    for line, col, _ in reports(src):
+        assert lines[line - 1][col - 1] == '\\'
