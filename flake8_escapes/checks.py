@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Iterable, Iterator
 
-from flake8_escapes import escapes, rules
+from flake8_escapes import context, escapes, rules
 from flake8_escapes.literals import Found
 
 Report = tuple[int, int, str]
@@ -28,7 +28,7 @@ def spelled_value(escape_text: str, is_bytes: bool) -> str:
 
 def invalid_escapes(found: Iterable[Found]) -> Iterator[Report]:
     """ESC301-ESC303: escapes the compiler warns about (all of them)."""
-    for line, col, escape, is_bytes, _ in found:
+    for line, col, escape, piece in found:
         kind = escape.kind
         if kind == escapes.INVALID:
             rule = rules.ESC301
@@ -36,10 +36,104 @@ def invalid_escapes(found: Iterable[Found]) -> Iterator[Report]:
             rule = rules.ESC302
         elif kind == escapes.OCTAL_OVERFLOW:
             yield line, col, rules.ESC303.format(
-                escape=escape.text, value=spelled_value(escape.text, is_bytes),
+                escape=escape.text, value=spelled_value(escape.text, piece.is_bytes),
             )
             continue
         else:
             continue
         text = shown(escape.text)
         yield line, col, rule.format(escape=text, doubled='\\' + text)
+
+
+# Regex hazards (ESC4xx) ------------------------------------------------------
+
+#: Escapes that only mean something to a regex engine: a literal holding one
+#: next to a backreference-like octal escape was written for re.
+REGEX_ONLY_ESCAPES = (
+    '\\w', '\\W', '\\d', '\\D', '\\s', '\\S', '\\.', '\\(', '\\)', '\\[', '\\]',
+    '\\+', '\\*', '\\?', '\\|', '\\$', '\\^', '\\A', '\\Z', '\\B', '\\g<',
+)
+
+
+def is_backreference_like(escape: escapes.Escape) -> bool:
+    """An octal escape that re, given the raw text, would read as a group.
+
+    re reads a backslash and one or two digits as a group reference unless
+    the first digit is 0; three octal digits are an octal escape to re too,
+    with the value Python already gave them.  Of the two-digit ones, only
+    those that make a control character count: '\\50' is '(' on purpose far
+    more often than a reference to group 50.
+    """
+    if escape.kind != escapes.OCTAL or escape.text[1] == '0':
+        return False
+    digits = len(escape.text) - 1
+    return digits == 1 or (digits == 2 and escapes.octal_value(escape.text) < 0x20)
+
+
+def is_backspace(escape: escapes.Escape) -> bool:
+    return escape.text == '\\b'
+
+
+def is_regex_candidate(found: Found) -> bool:
+    """Could this escape be an ESC4xx hazard (worth the AST pass)?"""
+    return is_backreference_like(found.escape) or is_backspace(found.escape)
+
+
+def in_character_class(text: str, offset: int) -> bool:
+    """Is ``text[offset]`` inside a regex ``[...]`` (where re reads '\\b' and
+    '\\1' as characters, as Python did)?"""
+    depth = 0
+    index = 0
+    while index < offset:
+        char = text[index]
+        if char == '\\':
+            index += 2
+            continue
+        if char == '[' and not depth:
+            depth = 1
+        elif char == ']' and depth:
+            depth = 0
+        index += 1
+    return bool(depth)
+
+
+def looks_like_data(text: str) -> bool:
+    """Serialized tables and protocol strings: mostly escapes, not a regex."""
+    return text.count('\\') * 4 >= len(text)
+
+
+def reads_like_regex(text: str) -> bool:
+    """A literal whose own text is a regex or a template with groups.
+
+    Conservative on purpose: it needs a group (an opening and a closing
+    parenthesis) and an escape that only a regex engine gives meaning to
+    (``\\w``, ``\\d``, ``\\.``, ...) or ``(?``.
+    """
+    if looks_like_data(text) or '(' not in text or ')' not in text:
+        return False
+    return '(?' in text or any(marker in text for marker in REGEX_ONLY_ESCAPES)
+
+
+def role_at(roles: list[context.Role], line: int, col: int) -> context.Role | None:
+    for role in roles:
+        if role.start <= (line, col) < role.end:
+            return role
+    return None
+
+
+def regex_hazards(candidates: Iterable[Found], roles: list[context.Role]) -> Iterator[Report]:
+    """ESC401, ESC402: valid escapes that change what a regex means."""
+    for line, col, escape, piece in candidates:
+        used = role_at(roles, line, col)
+        role = used.role if used else None
+        offset = escape.offset
+        if is_backreference_like(escape):
+            if role == context.PATTERN and in_character_class(piece.text, offset):
+                continue
+            if role is None and not reads_like_regex(piece.text):
+                continue
+            value = escapes.octal_value(escape.text)
+            yield line, col, rules.ESC401.format(escape=escape.text, codepoint=f'U+{value:04X}')
+        elif (role == context.PATTERN and not used.means_backspace
+              and not in_character_class(piece.text, offset)):
+            yield line, col, rules.ESC402.format()

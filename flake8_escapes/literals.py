@@ -50,7 +50,6 @@ START = itemgetter(2)
 class Piece(NamedTuple):
     """Text of one token that may hold escapes, scanned only in ``spans``."""
 
-    literal: Position      # where the whole literal starts (its prefix)
     start: Position        # where text[0] stands in the file
     text: str
     spans: tuple[tuple[int, int], ...]
@@ -59,13 +58,12 @@ class Piece(NamedTuple):
 
 
 class Found(NamedTuple):
-    """An escape at its absolute, 0-based (line, col)."""
+    """An escape at its absolute (line, 0-based col), and the piece it is in."""
 
     line: int
     col: int
     escape: Escape
-    is_bytes: bool
-    literal: Position
+    piece: Piece
 
 
 def split_prefix(text: str) -> tuple[str, int, int]:
@@ -217,13 +215,13 @@ def pieces(tokens: list[tokenize.TokenInfo], lines: list[str]) -> Iterator[Piece
                 spans = tuple(fstring_literal_spans(text, body_start, body_end))
             else:
                 spans = ((body_start, body_end),)
-            yield Piece(tok[2], tok[2], text, spans, 'b' in prefix, '')
+            yield Piece(tok[2], text, spans, 'b' in prefix, '')
         else:
             owner = _owner(tokens, index)
             if 'r' in split_prefix(owner[1])[0]:
                 continue
             after = tokens[index + 1][1][:1] if index + 1 < len(tokens) else ''
-            yield Piece(owner[2], tok[2], text, ((0, len(text)),), False, after)
+            yield Piece(tok[2], text, ((0, len(text)),), False, after)
 
 
 def position(start: Position, text: str, offset: int) -> Position:
@@ -244,4 +242,4 @@ def escapes(tokens: list[tokenize.TokenInfo], lines: list[str]) -> Iterator[Foun
         for begin, end in piece.spans:
             for escape in escapes_in(text, piece.is_bytes, begin, end, piece.lookahead):
                 line, col = position(piece.start, text, escape.offset)
-                yield Found(line, col, escape, piece.is_bytes, piece.literal)
+                yield Found(line, col, escape, piece)

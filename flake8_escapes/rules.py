@@ -47,5 +47,22 @@ ESC303 = Rule(
     good="mask = '\\u01ff'\n",
 )
 
-RULES = (ESC301, ESC302, ESC303)
+ESC401 = Rule(
+    code='ESC401',
+    name='octal-escape-as-backreference',
+    message="'{escape}' is the control character {codepoint}, not a backreference; use r'{escape}'",
+    summary='an octal escape (`\\1`, `\\12`) in a non-raw regex pattern or replacement, or in text that reads like one',
+    bad="import re\nhtml = re.sub(r'(\\w+)', '<\\1>', text)\n",
+    good="import re\nhtml = re.sub(r'(\\w+)', r'<\\1>', text)\n",
+)
+ESC402 = Rule(
+    code='ESC402',
+    name='backspace-in-regex',
+    message="'\\b' is a backspace in this regex, not a word boundary; use r'\\b'",
+    summary='`\\b` in a non-raw regex pattern, where it is a backspace, not a word boundary',
+    bad="import re\nfound = re.search('\\bword\\b', text)\n",
+    good="import re\nfound = re.search(r'\\bword\\b', text)\n",
+)
+
+RULES = (ESC301, ESC302, ESC303, ESC401, ESC402)
 BY_CODE = {rule.code: rule for rule in RULES}

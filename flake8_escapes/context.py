@@ -1,0 +1,329 @@
+"""One AST pass that says where a literal is used as a regex pattern or replacement.
+
+The tokens say what a literal spells; only the AST says where it is used.  The
+pass runs only for files that hold a candidate escape (an octal escape that
+re would read as a backreference, or ``\\b``), and returns the spans of the
+string literals in regex roles, in the tokens' (line, character) positions.
+
+Recognised (through any import form: ``import re``, ``import re as r``,
+``from re import sub``, ``from regex import compile as rc``):
+
+- ``re``/``regex`` functions: the pattern as first argument or ``pattern=``,
+  the replacement as second argument of ``sub``/``subn`` or ``repl=``;
+- methods of compiled patterns (``p.sub(repl, s)`` where ``p`` was assigned
+  from ``re.compile``, or ``re.compile(x).sub(...)``) and ``Match.expand``
+  (``m`` assigned from a match call, a walrus, or a ``for`` over ``finditer``);
+- pandas ``.str`` methods that take a regex (``replace``/``split`` only with
+  ``regex=True``);
+- the project's own functions from ``--escapes-regex-functions``.
+
+Inside a role, every literal of the expression counts: implicit and ``+``
+concatenation, the template of ``%`` and ``.format``, the separator and the
+listed items of ``.join``, both arms of a conditional, f-strings.
+"""
+from __future__ import annotations
+
+import ast
+from typing import Iterable, NamedTuple
+
+Position = tuple[int, int]
+
+PATTERN = 'pattern'
+REPLACEMENT = 'replacement'
+#: A pattern made of nothing but these characters is about backspaces on
+#: purpose: pydoc's re.sub('.\b', '', text) removes terminal overstrike.
+BACKSPACE_PATTERN_CHARS = frozenset('\b.*+?[]^()')
+
+
+class Role(NamedTuple):
+    """A literal used as a regex pattern or replacement, in token positions."""
+
+    start: Position
+    end: Position      # exclusive
+    role: str          # PATTERN or REPLACEMENT
+    means_backspace: bool  # the whole pattern is a backspace matcher (see above)
+
+
+class Signature(NamedTuple):
+    """Where a regex function takes its pattern and its replacement."""
+
+    pattern: int | None        # positional index
+    replacement: int | None
+    pattern_keyword: str = 'pattern'
+    replacement_keyword: str = 'repl'
+
+
+_PATTERN_ONLY = Signature(0, None)
+_SUB = Signature(0, 1)
+#: https://docs.python.org/3/library/re.html#functions, and the regex
+#: package's extras (https://pypi.org/project/regex/).  regex's ``subf``
+#: takes a format-style replacement, where a backslash means nothing.
+REGEX_FUNCTIONS = {
+    f'{module}.{name}': signature
+    for module in ('re', 'regex')
+    for name, signature in {
+        'compile': _PATTERN_ONLY, 'search': _PATTERN_ONLY, 'match': _PATTERN_ONLY,
+        'fullmatch': _PATTERN_ONLY, 'findall': _PATTERN_ONLY, 'finditer': _PATTERN_ONLY,
+        'split': _PATTERN_ONLY, 'sub': _SUB, 'subn': _SUB, 'template': _PATTERN_ONLY,
+        'splititer': _PATTERN_ONLY, 'subf': _PATTERN_ONLY, 'subfn': _PATTERN_ONLY,
+    }.items()
+}
+COMPILE_FUNCTIONS = frozenset({'re.compile', 'regex.compile'})
+MATCH_FUNCTIONS = frozenset(
+    f'{module}.{name}' for module in ('re', 'regex') for name in ('match', 'search', 'fullmatch')
+)
+#: Methods of a compiled pattern whose first argument is a replacement.
+PATTERN_SUB_METHODS = frozenset({'sub', 'subn'})
+PATTERN_MATCH_METHODS = frozenset({'match', 'search', 'fullmatch'})
+#: pandas ``Series.str`` methods that always take a regex, and those that
+#: take one only with ``regex=True``.
+PANDAS_REGEX_METHODS = frozenset({
+    'contains', 'count', 'extract', 'extractall', 'findall', 'fullmatch', 'match',
+})
+PANDAS_REGEX_IF_ASKED = {'replace': Signature(0, 1, 'pat', 'repl'), 'split': Signature(0, None, 'pat')}
+
+
+def parse_functions(value: str) -> dict[str, Signature]:
+    """``--escapes-regex-functions``: ``name:PATTERN_POS[:REPL_POS], ...``.
+
+    A position may be left empty (``mylib.rx_sub::1``).  Raises ValueError
+    with a message that says what is wrong.
+    """
+    functions: dict[str, Signature] = {}
+    for item in value.split(','):
+        item = item.strip()
+        if not item:
+            continue
+        name, *positions = item.split(':')
+        parts = name.split('.')
+        if not all(part.isidentifier() for part in parts) or not 1 <= len(positions) <= 2:
+            raise ValueError(
+                f'{item!r} is not NAME:PATTERN_POS[:REPL_POS] '
+                f'(e.g. mylib.rx_sub:0:1, a dotted name and argument positions)'
+            )
+        numbers: list[int | None] = []
+        for position in positions + [''] * (2 - len(positions)):
+            if position.strip() == '':
+                numbers.append(None)
+            elif position.strip().isdigit():
+                numbers.append(int(position))
+            else:
+                raise ValueError(f'{item!r}: argument position {position!r} is not a whole number')
+        if numbers == [None, None]:
+            raise ValueError(f'{item!r} names neither a pattern nor a replacement position')
+        functions[name] = Signature(numbers[0], numbers[1], '', '')
+    return functions
+
+
+def _char_col(line: str, byte_col: int) -> int:
+    """A column in characters from the AST's UTF-8 byte column."""
+    if line.isascii():
+        return byte_col
+    return len(line.encode('utf-8')[:byte_col].decode('utf-8', errors='replace'))
+
+
+class _Visitor(ast.NodeVisitor):
+    def __init__(self, functions: dict[str, Signature]) -> None:
+        self.functions = functions
+        self.aliases: dict[str, str] = {}     # local name -> qualified name
+        self.patterns: set[str] = set()        # dotted names bound to compiled patterns
+        self.matches: set[str] = set()         # dotted names bound to match objects
+        self.texts: dict[str, ast.expr] = {}   # dotted names bound to string expressions
+        self.roles: list[tuple[ast.expr, str]] = []
+
+    # Names ---------------------------------------------------------------
+    def visit_Import(self, node: ast.Import) -> None:
+        for alias in node.names:
+            if alias.asname:
+                self.aliases[alias.asname] = alias.name
+            else:
+                top = alias.name.split('.')[0]
+                self.aliases[top] = top
+
+    def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
+        if node.module and not node.level:
+            for alias in node.names:
+                self.aliases[alias.asname or alias.name] = f'{node.module}.{alias.name}'
+
+    def qualified(self, node: ast.expr) -> str | None:
+        """``re.sub`` for ``r.sub`` after ``import re as r``; None if not a name."""
+        if isinstance(node, ast.Name):
+            return self.aliases.get(node.id, node.id)
+        if isinstance(node, ast.Attribute):
+            base = self.qualified(node.value)
+            return f'{base}.{node.attr}' if base else None
+        return None
+
+    def dotted(self, node: ast.expr) -> str | None:
+        """The name a value is stored under (``p``, ``self.p``), unresolved."""
+        if isinstance(node, ast.Name):
+            return node.id
+        if isinstance(node, ast.Attribute):
+            base = self.dotted(node.value)
+            return f'{base}.{node.attr}' if base else None
+        return None
+
+    # What a value is --------------------------------------------------------
+    def is_compiled(self, node: ast.expr) -> bool:
+        if isinstance(node, ast.Call):
+            return self.qualified(node.func) in COMPILE_FUNCTIONS
+        return self.dotted(node) in self.patterns
+
+    def is_match(self, node: ast.expr) -> bool:
+        if isinstance(node, ast.NamedExpr):
+            return self.is_match(node.value)
+        if isinstance(node, ast.Call):
+            if self.qualified(node.func) in MATCH_FUNCTIONS:
+                return True
+            func = node.func
+            return (isinstance(func, ast.Attribute) and func.attr in PATTERN_MATCH_METHODS
+                    and self.is_compiled(func.value))
+        return self.dotted(node) in self.matches
+
+    def bind(self, target: ast.expr, value: ast.expr) -> None:
+        name = self.dotted(target)
+        if name is None:
+            return
+        self.texts.pop(name, None)
+        if self.is_compiled(value):
+            self.patterns.add(name)
+        elif self.is_match(value):
+            self.matches.add(name)
+        elif any(True for _ in literals_in(value)):
+            # subst = "\\1 \\2" ... re.sub(p, subst, s): the last binding
+            # before the call, in file order, is the one that counts.
+            self.texts[name] = value
+
+    def visit_Assign(self, node: ast.Assign) -> None:
+        self.generic_visit(node)
+        for target in node.targets:
+            self.bind(target, node.value)
+
+    def visit_AnnAssign(self, node: ast.AnnAssign) -> None:
+        self.generic_visit(node)
+        if node.value is not None:
+            self.bind(node.target, node.value)
+
+    def visit_NamedExpr(self, node: ast.NamedExpr) -> None:
+        self.generic_visit(node)
+        self.bind(node.target, node.value)
+
+    def visit_For(self, node: ast.For) -> None:
+        iterator = node.iter
+        if isinstance(iterator, ast.Call):
+            func = iterator.func
+            if self.qualified(func) in ('re.finditer', 'regex.finditer') or (
+                    isinstance(func, ast.Attribute) and func.attr == 'finditer'
+                    and self.is_compiled(func.value)):
+                name = self.dotted(node.target)
+                if name:
+                    self.matches.add(name)
+        self.generic_visit(node)
+
+    visit_AsyncFor = visit_For
+
+    # Calls ----------------------------------------------------------------
+    def visit_Call(self, node: ast.Call) -> None:
+        self.generic_visit(node)
+        signature = self.signature(node)
+        if signature is not None:
+            self.take(node, signature.pattern, signature.pattern_keyword, PATTERN)
+            self.take(node, signature.replacement, signature.replacement_keyword, REPLACEMENT)
+
+    def signature(self, node: ast.Call) -> Signature | None:
+        func = node.func
+        name = self.qualified(func)
+        if name in self.functions:
+            return self.functions[name]
+        if name in REGEX_FUNCTIONS:
+            return REGEX_FUNCTIONS[name]
+        if not isinstance(func, ast.Attribute):
+            return None
+        method = func.attr
+        if method in PATTERN_SUB_METHODS and self.is_compiled(func.value):
+            return Signature(None, 0)
+        if method == 'expand' and self.is_match(func.value):
+            return Signature(None, 0, '', 'template')
+        if isinstance(func.value, ast.Attribute) and func.value.attr == 'str':
+            if method in PANDAS_REGEX_METHODS and not _keyword_is(node, 'regex', False):
+                return Signature(0, None, 'pat')
+            if method in PANDAS_REGEX_IF_ASKED and _keyword_is(node, 'regex', True):
+                return PANDAS_REGEX_IF_ASKED[method]
+        return None
+
+    def take(self, node: ast.Call, index: int | None, keyword: str, role: str) -> None:
+        argument = None
+        if index is not None and index < len(node.args):
+            argument = node.args[index]
+        for item in node.keywords:
+            if keyword and item.arg == keyword:
+                argument = item.value
+        if argument is None or isinstance(argument, ast.Starred):
+            return
+        name = self.dotted(argument)
+        if name in self.texts:
+            argument = self.texts[name]
+        self.roles.append((argument, role))
+
+
+def _keyword_is(node: ast.Call, name: str, value: bool) -> bool:
+    return any(
+        item.arg == name and isinstance(item.value, ast.Constant) and item.value.value is value
+        for item in node.keywords
+    )
+
+
+def literals_in(node: ast.expr) -> Iterable[ast.expr]:
+    """The string literals an expression builds its value from."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, (str, bytes)):
+        yield node
+    elif isinstance(node, ast.JoinedStr):
+        yield node
+    elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        yield from literals_in(node.left)
+        yield from literals_in(node.right)
+    elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod):
+        yield from literals_in(node.left)
+    elif isinstance(node, ast.IfExp):
+        yield from literals_in(node.body)
+        yield from literals_in(node.orelse)
+    elif isinstance(node, ast.BoolOp):
+        for value in node.values:
+            yield from literals_in(value)
+    elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+        if node.func.attr == 'format':
+            yield from literals_in(node.func.value)
+        elif node.func.attr == 'join':
+            yield from literals_in(node.func.value)
+            for argument in node.args:
+                if isinstance(argument, (ast.List, ast.Tuple, ast.Set)):
+                    for item in argument.elts:
+                        yield from literals_in(item)
+
+
+def means_backspace(expression: ast.expr) -> bool:
+    """Is the expression one literal whose value only matches backspaces?"""
+    if not isinstance(expression, ast.Constant):
+        return False
+    value = expression.value
+    if isinstance(value, bytes):
+        value = value.decode('latin-1')
+    return isinstance(value, str) and '\b' in value and set(value) <= BACKSPACE_PATTERN_CHARS
+
+
+def regex_roles(tree: ast.AST, lines: list[str], functions: dict[str, Signature]) -> list[Role]:
+    """Each literal used as a regex pattern or replacement.
+
+    Positions are (line, character column), as tokens count them.
+    """
+    visitor = _Visitor(functions)
+    visitor.visit(tree)
+    roles = []
+    for expression, role in visitor.roles:
+        backspace = means_backspace(expression)
+        for literal in literals_in(expression):
+            start_line, end_line = literal.lineno, literal.end_lineno or literal.lineno
+            start = (start_line, _char_col(lines[start_line - 1], literal.col_offset))
+            end = (end_line, _char_col(lines[end_line - 1], literal.end_col_offset or 0))
+            roles.append(Role(start, end, role, backspace))
+    return roles

@@ -1,0 +1,116 @@
+# ESC401/ESC402 unit cases: every import form and call shape.
+# Format as in invalid.py (CODE:LINE:COL, LINE within the case, COL from 1).
+#: ESC401:2:16
+import re
+re.sub('(a)', '\1', s)
+#: ESC401:2:15
+import re as r
+r.sub('(a)', '\1', s)
+#: ESC401:2:13
+from re import sub
+sub('(a)', '\1', s)
+#: ESC401:2:8
+from regex import compile as rc
+rc('(a)\1')
+#: ESC402:2:15 ESC402:2:18
+import regex
+regex.search('\bx\b', s)
+#: ESC401:2:20 ESC401:2:31
+import re
+re.sub(pattern='(a)\1', repl='\2', string=s)
+#: ESC401:3:8
+import re
+p = re.compile('(a)')
+p.sub('\1', s)
+#: ESC401:2:20
+import re
+re.compile(x).sub('\1', s)
+#: ESC401:3:11
+import re
+m = re.match('(a)', s)
+m.expand('\1')
+#: ESC401:3:21
+import re
+if (m := re.search('(a)', s)):
+    print(m.expand('\1'))
+#: ESC401:3:21
+import re
+for m in re.finditer('(a)', s):
+    print(m.expand('\1'))
+#: ESC401:7:28
+import re
+class C:
+    def __init__(self):
+        self.p = re.compile('(a)')
+
+    def f(self, s):
+        return self.p.sub('\1', s)
+#: ESC401:1:24
+df.str.replace('(a)', '\1', regex=True)
+#: Okay
+# Without regex=True, pandas replaces literally: no regex, no report.
+df.str.replace('(a)', '\1')
+#: ESC402:1:18
+df.str.contains('\bx')
+#: Okay
+df.str.contains('\bx', regex=False)
+#: ESC402:2:13 ESC402:2:17
+import re
+re.compile('\b%s\b' % word)
+#: ESC402:2:13 ESC402:2:17
+import re
+re.compile('\b{}\b'.format(word))
+#: ESC402:2:13 ESC402:2:16
+import re
+re.compile('\b|\b'.join(words))
+#: ESC402:2:13 ESC402:2:27
+import re
+re.compile('\b' + word + '\b')
+#: ESC402:2:14 ESC402:2:22
+import re
+re.compile(f'\b{word}\b')
+#: ESC402:2:13 ESC402:2:29
+import re
+re.compile('\bx' if a else '\by')
+#: ESC401:2:19
+import re
+re.compile('(a)' '\1')
+#: ESC401:2:10 ESC401:2:13
+import re
+subst = '\1 \2'
+result = re.sub(p, subst, text)
+#: ESC402:2:12 ESC402:2:18
+import re
+pattern = '\bword\b'
+found = re.findall(pattern, text)
+#: ESC401:2:17
+import re
+re.compile(b'(a)\1')
+#: Okay
+import re
+re.sub('(a)', r'\1', s), re.sub('(a)', '\\1', s), re.compile(r'\bx\b'), re.compile('\\bx')
+#: Okay
+# \0 and three-digit octal escapes are octal to re as well: same value.
+import re
+re.sub('(a)', '\0', s), re.sub('x', '\033[0m', s), re.compile('\101'), re.compile('\50')
+#: Okay
+# Inside a character class re reads \b and \1 as characters too.
+import re
+re.compile('[\b]'), re.compile('[\1-\37]')
+#: Okay
+# pydoc removes terminal overstrike with a pattern that is all backspaces.
+import re
+re.sub('.\b', '', text), re.compile('\b.')
+#: Okay
+import re
+re.compile('\n\t'), re.sub('x', '\n', s)
+#: Okay
+# An octal escape with no regex around it is a control character on purpose.
+SOH = '\1'
+#: ESC401:2:7 ESC401:2:10 ESC301:2:23 ESC401:2:44 ESC401:2:47 ESC401:2:51
+"""Example::
+    (<\1>\2) Regex(r"(\w+):(.*?):").sub(r"<\1>\2</\1>")
+"""
+#: ESC301:2:40
+# Serialized tables are mostly escapes: data, not a regex.
+ATN = "\3\u608b\ua72b\b\4\t\4\4\t\1(\2)\w"
