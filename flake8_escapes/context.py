@@ -24,11 +24,15 @@ listed items of ``.join``, both arms of a conditional, f-strings.
 from __future__ import annotations
 
 import ast
+import re
+from bisect import bisect_left
 from typing import Iterable, NamedTuple
 
 Position = tuple[int, int]
 
 PATTERN = 'pattern'
+#: Statement parts that hold a body of their own besides expressions.
+CLAUSES = (ast.excepthandler, ast.match_case)
 REPLACEMENT = 'replacement'
 #: A pattern made of nothing but these characters is about backspaces on
 #: purpose: pydoc's re.sub('.\b', '', text) removes terminal overstrike.
@@ -123,13 +127,62 @@ def _char_col(line: str, byte_col: int) -> int:
 
 
 class _Visitor(ast.NodeVisitor):
-    def __init__(self, functions: dict[str, Signature]) -> None:
+    """Collects the regex roles of the literals on ``lines``.
+
+    The whole tree is too slow to visit node by node (an ``ast.NodeVisitor``
+    over a large test module costs tens of milliseconds), so ``scan`` walks
+    statements only: imports and assignments anywhere give the names, and
+    only the statements that span a candidate line have their expressions
+    visited for calls.
+    """
+
+    def __init__(self, functions: dict[str, Signature], lines: list[int]) -> None:
         self.functions = functions
+        self.lines = lines                     # sorted lines holding a candidate escape
         self.aliases: dict[str, str] = {}     # local name -> qualified name
         self.patterns: set[str] = set()        # dotted names bound to compiled patterns
         self.matches: set[str] = set()         # dotted names bound to match objects
-        self.texts: dict[str, ast.expr] = {}   # dotted names bound to string expressions
+        # dotted name -> (line, string expression) bindings, in file order
+        self.texts: dict[str, list[tuple[int, ast.expr]]] = {}
         self.roles: list[tuple[ast.expr, str]] = []
+        self.binding = True                    # False on a second pass
+
+    # Statements ------------------------------------------------------------
+    def spans_candidate(self, node: ast.AST) -> bool:
+        first = bisect_left(self.lines, node.lineno)
+        return first < len(self.lines) and self.lines[first] <= (node.end_lineno or node.lineno)
+
+    def scan(self, body: list[ast.stmt]) -> None:
+        for stmt in body:
+            kind = type(stmt)
+            if not self.binding:
+                pass
+            elif kind is ast.Import:
+                self.visit_Import(stmt)
+            elif kind is ast.ImportFrom:
+                self.visit_ImportFrom(stmt)
+            elif kind is ast.Assign:
+                for target in stmt.targets:
+                    self.bind(target, stmt.value)
+            elif kind is ast.AnnAssign and stmt.value is not None:
+                self.bind(stmt.target, stmt.value)
+            elif kind in (ast.For, ast.AsyncFor):
+                self.bind_loop(stmt)
+            has_candidate = self.spans_candidate(stmt)
+            for _, value in ast.iter_fields(stmt):
+                if isinstance(value, list) and value and isinstance(value[0], ast.stmt):
+                    self.scan(value)
+                elif isinstance(value, list) and value and isinstance(value[0], CLAUSES):
+                    for clause in value:
+                        if has_candidate:
+                            for _, part in ast.iter_fields(clause):
+                                if isinstance(part, ast.AST):
+                                    self.visit(part)
+                        self.scan(clause.body)
+                elif has_candidate:
+                    for node in value if isinstance(value, list) else [value]:
+                        if isinstance(node, ast.AST):
+                            self.visit(node)
 
     # Names ---------------------------------------------------------------
     def visit_Import(self, node: ast.Import) -> None:
@@ -184,31 +237,17 @@ class _Visitor(ast.NodeVisitor):
         name = self.dotted(target)
         if name is None:
             return
-        self.texts.pop(name, None)
         if self.is_compiled(value):
             self.patterns.add(name)
         elif self.is_match(value):
             self.matches.add(name)
-        elif any(True for _ in literals_in(value)):
-            # subst = "\\1 \\2" ... re.sub(p, subst, s): the last binding
-            # before the call, in file order, is the one that counts.
-            self.texts[name] = value
+        else:
+            # subst = "\\1 \\2" ... re.sub(p, subst, s): the binding that
+            # comes last before the call counts; a non-string one unbinds.
+            text = value if any(True for _ in literals_in(value)) else None
+            self.texts.setdefault(name, []).append((value.lineno, text))
 
-    def visit_Assign(self, node: ast.Assign) -> None:
-        self.generic_visit(node)
-        for target in node.targets:
-            self.bind(target, node.value)
-
-    def visit_AnnAssign(self, node: ast.AnnAssign) -> None:
-        self.generic_visit(node)
-        if node.value is not None:
-            self.bind(node.target, node.value)
-
-    def visit_NamedExpr(self, node: ast.NamedExpr) -> None:
-        self.generic_visit(node)
-        self.bind(node.target, node.value)
-
-    def visit_For(self, node: ast.For) -> None:
+    def bind_loop(self, node: ast.For | ast.AsyncFor) -> None:
         iterator = node.iter
         if isinstance(iterator, ast.Call):
             func = iterator.func
@@ -218,9 +257,26 @@ class _Visitor(ast.NodeVisitor):
                 name = self.dotted(node.target)
                 if name:
                     self.matches.add(name)
-        self.generic_visit(node)
 
-    visit_AsyncFor = visit_For
+    def text_bound(self, name: str, line: int) -> ast.expr | None:
+        bound = None
+        for where, text in self.texts.get(name, ()):
+            if where > line:
+                break
+            bound = text
+        return bound
+
+    def visit_NamedExpr(self, node: ast.NamedExpr) -> None:
+        self.generic_visit(node)
+        if self.binding:
+            self.bind(node.target, node.value)
+
+    def names_holding_candidates(self) -> set[str]:
+        """Names bound to a string that holds a candidate escape."""
+        return {
+            name for name, bindings in self.texts.items()
+            if any(text is not None and self.spans_candidate(text) for _, text in bindings)
+        }
 
     # Calls ----------------------------------------------------------------
     def visit_Call(self, node: ast.Call) -> None:
@@ -261,8 +317,8 @@ class _Visitor(ast.NodeVisitor):
         if argument is None or isinstance(argument, ast.Starred):
             return
         name = self.dotted(argument)
-        if name in self.texts:
-            argument = self.texts[name]
+        if name is not None:
+            argument = self.text_bound(name, node.lineno) or argument
         self.roles.append((argument, role))
 
 
@@ -311,13 +367,27 @@ def means_backspace(expression: ast.expr) -> bool:
     return isinstance(value, str) and '\b' in value and set(value) <= BACKSPACE_PATTERN_CHARS
 
 
-def regex_roles(tree: ast.AST, lines: list[str], functions: dict[str, Signature]) -> list[Role]:
-    """Each literal used as a regex pattern or replacement.
+def regex_roles(
+    tree: ast.AST, lines: list[str], functions: dict[str, Signature], candidate_lines: list[int],
+) -> list[Role]:
+    """Each literal used as a regex pattern or replacement, near the candidates.
 
-    Positions are (line, character column), as tokens count them.
+    Only calls in statements that span one of ``candidate_lines`` (sorted) are
+    looked at.  Positions are (line, character column), as tokens count them.
     """
-    visitor = _Visitor(functions)
-    visitor.visit(tree)
+    body = getattr(tree, 'body', [])
+    visitor = _Visitor(functions, candidate_lines)
+    visitor.scan(body)
+    # pattern = '\\bword'; ...; re.search(pattern, s): visit the statements
+    # that use such a name too (found in the text, then checked in the AST).
+    names = visitor.names_holding_candidates()
+    if names:
+        words = re.compile(r'(?<![\w.])(?:%s)\b' % '|'.join(map(re.escape, sorted(names))))
+        uses = [number for number, line in enumerate(lines, 1) if words.search(line)]
+        visitor.lines = sorted(set(uses) - set(candidate_lines))
+        visitor.binding = False
+        if visitor.lines:
+            visitor.scan(body)
     roles = []
     for expression, role in visitor.roles:
         backspace = means_backspace(expression)

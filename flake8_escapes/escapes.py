@@ -73,6 +73,17 @@ def _escape_pattern(is_bytes: bool) -> re.Pattern[str]:
 
 ESCAPE_PATTERNS = {False: _escape_pattern(False), True: _escape_pattern(True)}
 
+#: Text whose escapes are all of the everyday kinds no check looks at
+#: (``\\n``, ``\\t``, ``\\\\``, ``\\'``, ``\\x41``, ``\\u00e9``, ...): most literals
+#: that hold a backslash.  ``\\b`` and octal escapes are not everyday (ESC4xx).
+_EVERYDAY = r"""[^\\]|\\[\\'"afnrtv\n]|\\\r\n?|\\x[0-9a-fA-F]{2}"""
+EVERYDAY_ONLY = {
+    False: re.compile(
+        rf'(?:{_EVERYDAY}|\\u[0-9a-fA-F]{{4}}|\\U[0-9a-fA-F]{{8}}|\\N\{{[^}}]*\}})*', re.DOTALL,
+    ),
+    True: re.compile(rf'(?:{_EVERYDAY})*', re.DOTALL),
+}
+
 
 def kind_of_lone(char: str, is_bytes: bool) -> str:
     """The kind of an escape whose character lies past the scanned text."""

@@ -24,7 +24,7 @@ from itertools import compress, count, repeat
 from operator import contains, itemgetter
 from typing import Iterator, NamedTuple
 
-from flake8_escapes.escapes import Escape, escapes_in
+from flake8_escapes.escapes import EVERYDAY_ONLY, Escape, escapes_in
 
 Position = tuple[int, int]
 
@@ -233,13 +233,18 @@ def position(start: Position, text: str, offset: int) -> Position:
 
 
 def escapes(tokens: list[tokenize.TokenInfo], lines: list[str]) -> Iterator[Found]:
-    """Yield every escape in the non-raw literals of ``tokens``, in order.
+    """Yield the escapes of the non-raw literals of ``tokens`` that a check may
+    report, in order: those of a piece that holds only everyday escapes
+    (``\\n``, ``\\x41``, ...; ``escapes.EVERYDAY_ONLY``) are skipped.
 
     ``lines`` are the physical lines the tokens were made from.
     """
     for piece in pieces(tokens, lines):
         text = piece.text
+        everyday = EVERYDAY_ONLY[piece.is_bytes].fullmatch
         for begin, end in piece.spans:
+            if everyday(text, begin, end):
+                continue  # nothing any check looks at: skip the scan
             for escape in escapes_in(text, piece.is_bytes, begin, end, piece.lookahead):
                 line, col = position(piece.start, text, escape.offset)
                 yield Found(line, col, escape, piece)

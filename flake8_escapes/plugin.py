@@ -56,6 +56,7 @@ class Plugin:
             yield line, col, message, type(self)
         candidates = [item for item in found if checks.is_regex_candidate(item)]
         if candidates:  # the AST pass only for files that need it
-            roles = context.regex_roles(self.tree, self.lines, self.regex_functions)
+            lines = sorted({item.line for item in candidates})
+            roles = context.regex_roles(self.tree, self.lines, self.regex_functions, lines)
             for line, col, message in checks.regex_hazards(candidates, roles):
                 yield line, col, message, type(self)

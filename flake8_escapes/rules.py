@@ -51,7 +51,8 @@ ESC401 = Rule(
     code='ESC401',
     name='octal-escape-as-backreference',
     message="'{escape}' is the control character {codepoint}, not a backreference; use r'{escape}'",
-    summary='an octal escape (`\\1`, `\\12`) in a non-raw regex pattern or replacement, or in text that reads like one',
+    summary=('an octal escape (`\\1`, `\\12`) in a non-raw regex pattern or replacement, '
+             'or in text that reads like one'),
     bad="import re\nhtml = re.sub(r'(\\w+)', '<\\1>', text)\n",
     good="import re\nhtml = re.sub(r'(\\w+)', r'<\\1>', text)\n",
 )
