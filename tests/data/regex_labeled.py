@@ -38,6 +38,12 @@ result = re.sub(regex, "\1(-) \2\n\4(-) \5", test_str, 0, re.MULTILINE)
 """Example::
     make_html = Regex(r"(\w+):(.*?):").sub(r"<\1>\2</\1>")
 """
+#: ESC401:4:49 ESC401:4:52
+# from: nltk/nltk nltk/tokenize/treebank.py (3.2.5, TreebankWordDetokenizer docstring; found by tests/survey.py)
+"""
+      only left shift is necessary and we keep right pad after comma/colon
+      Thus (re.compile(r'\s([:,])\s([^\d])'), r'\1 \2')
+"""
 #
 # --- clean look-alikes -----------------------------------------------------
 #: Okay
