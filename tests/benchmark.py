@@ -16,12 +16,11 @@ import sys
 import sysconfig
 import time
 import tokenize
-import warnings
 
 import pycodestyle
 
 from flake8_escapes.plugin import Plugin
-from helpers import processor_for
+from helpers import parsed
 
 W605 = pycodestyle.python_3000_invalid_escape_sequence
 
@@ -58,16 +57,11 @@ def logical_lines(tokens: list[tokenize.TokenInfo]) -> list[list[tokenize.TokenI
 
 def prepare(paths: list[str]) -> list[tuple]:
     prepared = []
-    with warnings.catch_warnings():
-        warnings.simplefilter('ignore')
-        for path in paths:
-            try:
-                processor = processor_for(path)
-                tree = processor.build_ast()
-                tokens = processor.file_tokens
-            except (SyntaxError, ValueError, tokenize.TokenError):
-                continue
-            prepared.append((tree, tokens, logical_lines(tokens), processor.lines))
+    for path in paths:
+        parts = parsed(path)
+        if parts is not None:
+            tree, tokens, lines = parts
+            prepared.append((tree, tokens, logical_lines(tokens), lines))
     return prepared
 
 

@@ -1,8 +1,10 @@
 """Test helpers: run the plugin on a source exactly as flake8 prepares it."""
 from __future__ import annotations
 
+import ast
 import io
 import os
+import tokenize
 import warnings
 
 from flake8.processor import FileProcessor
@@ -25,6 +27,17 @@ class Options:
 def processor_for(path: str | None = None, lines: list[str] | None = None) -> FileProcessor:
     """The FileProcessor flake8 itself would use (BOM stripped, newlines read)."""
     return FileProcessor(path or '-', Options(), lines=lines)
+
+
+def parsed(path: str) -> tuple[ast.AST, list[tokenize.TokenInfo], list[str]] | None:
+    """(tree, tokens, lines) of a file as flake8 prepares them; None if it cannot."""
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')  # CPython's own escape warnings
+        try:
+            processor = processor_for(path)
+            return processor.build_ast(), processor.file_tokens, processor.lines
+        except (SyntaxError, ValueError, tokenize.TokenError):
+            return None
 
 
 def reports(src: str, lines: list[str] | None = None) -> list[tuple[int, int, str]]:

@@ -10,12 +10,10 @@ from __future__ import annotations
 import argparse
 import sys
 import sysconfig
-import tokenize
-import warnings
 from collections import Counter
 
 from benchmark import python_files
-from helpers import processor_for
+from helpers import parsed
 
 from flake8_escapes.plugin import Plugin
 
@@ -28,16 +26,11 @@ def main() -> int:
     counts: Counter = Counter()
     files = 0
     for path in python_files(args.paths):
-        with warnings.catch_warnings():
-            warnings.simplefilter('ignore')
-            try:
-                processor = processor_for(path)
-                tree = processor.build_ast()
-                tokens = processor.file_tokens
-            except (SyntaxError, ValueError, tokenize.TokenError):
-                continue
+        parts = parsed(path)
+        if parts is None:
+            continue
         files += 1
-        for line, col, message, _ in Plugin(tree, tokens, processor.lines).run():
+        for line, col, message, _ in Plugin(*parts).run():
             code = message.split()[0]
             if code.startswith(args.select):
                 counts[code] += 1
