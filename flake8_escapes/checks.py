@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Iterable, Iterator
 
 from flake8_escapes import context, escapes, rules
-from flake8_escapes.literals import Found
+from flake8_escapes.literals import Found, Piece
 
 Report = tuple[int, int, str]
 
@@ -114,6 +114,21 @@ def reads_like_regex(text: str) -> bool:
     return '(?' in text or any(marker in text for marker in REGEX_ONLY_ESCAPES)
 
 
+#: Control characters a pattern may match on purpose; with one of them
+#: beside it, '\\b' is a backspace on purpose too (IPython's ANSI parser:
+#: '(\\a|\\b|\\r(?!\\n)|\\r?\\n)').
+TERMINAL_CONTROLS = frozenset('\a\f\v\r\x1b\x00')
+
+
+def matches_controls(piece: Piece) -> bool:
+    """Does the piece also spell other terminal control characters?"""
+    for begin, end in piece.spans:
+        for escape in escapes.escapes_in(piece.text, piece.is_bytes, begin, end, piece.lookahead):
+            if escape.text != '\\b' and escapes.value_of(escape) in TERMINAL_CONTROLS:
+                return True
+    return False
+
+
 def role_at(roles: list[context.Role], line: int, col: int) -> context.Role | None:
     for role in roles:
         if role.start <= (line, col) < role.end:
@@ -135,5 +150,5 @@ def regex_hazards(candidates: Iterable[Found], roles: list[context.Role]) -> Ite
             value = escapes.octal_value(escape.text)
             yield line, col, rules.ESC401.format(escape=escape.text, codepoint=f'U+{value:04X}')
         elif (role == context.PATTERN and not used.means_backspace
-              and not in_character_class(piece.text, offset)):
+              and not in_character_class(piece.text, offset) and not matches_controls(piece)):
             yield line, col, rules.ESC402.format()

@@ -48,6 +48,28 @@ class Escape(NamedTuple):
     kind: str
 
 
+#: The character each simple escape stands for.
+SIMPLE_VALUES = {
+    '\\': '\\', "'": "'", '"': '"', 'a': '\a', 'b': '\b', 'f': '\f',
+    'n': '\n', 'r': '\r', 't': '\t', 'v': '\v',
+}
+
+
+def value_of(escape: Escape) -> str:
+    """The character an escape stands for ('' for a continuation, or the
+    backslash itself for escapes that are not, i.e. invalid ones)."""
+    kind, text = escape.kind, escape.text
+    if kind == SIMPLE:
+        return SIMPLE_VALUES[text[1]]
+    if kind in (OCTAL, OCTAL_OVERFLOW):
+        return chr(octal_value(text))
+    if kind in (HEX, UNICODE) and len(text) > 2:
+        return chr(int(text[2:], 16))
+    if kind == CONTINUATION:
+        return ''
+    return '\\'
+
+
 def octal_value(text: str) -> int:
     """Value of an octal escape such as ``'\\777'``."""
     return int(text[1:], 8)

@@ -114,3 +114,7 @@ SOH = '\1'
 #: ESC301:2:40
 # Serialized tables are mostly escapes: data, not a regex.
 ATN = "\3\u608b\ua72b\b\4\t\4\4\t\1(\2)\w"
+#: Okay
+# '\b' among other terminal controls is a backspace on purpose.
+import re
+re.compile('(\a|\b|\r(?!\n))'), re.compile('\x1b|\b')

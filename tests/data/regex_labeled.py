@@ -136,3 +136,7 @@ pat = re.compile('\A'
 # from: jisazaTappsi/shatter boolean_solver/constants.py
 import re
 DEFINITION_PATTERN = re.compile(r"^\s*def\s*(\w+)\(\s*\w*\s*(,\s*\w+\s*)*\)\s*:")
+#: Okay
+# from: ipython/ipython IPython/qt/console/ansi_code_processor.py (2.3.1; found by tests/survey.py)
+import re
+ANSI_OR_SPECIAL_PATTERN = re.compile('(\a|\b|\r(?!\n)|\r?\n)|(?:%s)' % ANSI_PATTERN)
