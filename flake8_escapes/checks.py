@@ -1,6 +1,7 @@
 """One function per family: escapes in, (line, col, message) out."""
 from __future__ import annotations
 
+import re
 from typing import Iterable, Iterator
 
 from flake8_escapes import context, escapes, rules
@@ -43,6 +44,70 @@ def invalid_escapes(found: Iterable[Found]) -> Iterator[Report]:
             continue
         text = shown(escape.text)
         yield line, col, rule.format(escape=text, doubled='\\' + text)
+
+
+# Windows paths (ESC5xx) -------------------------------------------------------
+
+#: What a literal's source text must show to be taken for a Windows path.
+#: The whole text must read as one path (path characters only) and show a
+#: drive with a well-known folder, two names or a file name (C:\\temp,
+#: C:\\data\\file.txt), a UNC share with a folder (\\\\server\\share\\dir), a
+#: relative start with two names (..\\training\\new_memo.doc), or two or more
+#: names ending in a file name with an extension (logs\\new.txt).  Labels and
+#: text ('Q:\\n', '.\\n', LaTeX's '\\\\item\\n', 'pyth\\xf6n.org') do not qualify.
+_NAME = r"[\w .$~()'+,;=@\[\]{}&!#%-]"
+_KNOWN = (r'(?:Users|Program\ Files(?:\ \(x86\))?|ProgramData|Windows|WINDOWS|AppData|temp|Temp|TEMP|tmp'
+          r'|Documents\ and\ Settings|inetpub|Python\d*)')
+_EXTENSION = r'\.[A-Za-z][A-Za-z0-9]{0,3}'
+#: A backslash that separates names, not one that spells a character of a
+#: name ('\\xf6', '\\u00e9', '\\N{...}', an octal digit).
+_SEPARATOR = r'\\(?!x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|N\{|[0-7])'
+WINDOWS_PATH = re.compile(
+    rf"""
+    [A-Za-z]:\\(?:{_KNOWN}(?:\\{_NAME}*)*|{_NAME}{{2,}}(?:\\{_NAME}+)+|{_NAME}+{_EXTENSION})\\?
+    | \\\\(?:\\\\)?[\w.$-]{{2,}}\\{_NAME}{{2,}}(?:\\{_NAME}{{2,}})+\\?
+    | \.{{1,2}}(?:\\{_NAME}+){{2,}}\\?
+    | [\w.$-]+(?:{_SEPARATOR}[\w.$-]+)+{_EXTENSION}
+    """,
+    re.VERBOSE,
+)  # matched against the whole text (fullmatch)
+
+#: Line ends spelled as text: a protocol line or a paragraph, not a path.
+LINE_ENDS = re.compile(r'\\r\\n|\\n\\r|\\n\\n|\\[nr]$')
+
+#: What each valid escape puts into a path instead of a separator and a name.
+ESCAPE_MEANINGS = {
+    '\\a': 'a bell', '\\b': 'a backspace', '\\f': 'a form feed', '\\n': 'a newline',
+    '\\r': 'a carriage return', '\\t': 'a tab', '\\v': 'a vertical tab',
+}
+PATH_HAZARDS = frozenset({
+    escapes.OCTAL, escapes.OCTAL_OVERFLOW, escapes.HEX, escapes.UNICODE, escapes.NAMED,
+})
+
+
+def looks_like_windows_path(piece: Piece) -> bool:
+    """Is the literal's text, as the source spells it, a Windows path?"""
+    if not piece.spans:
+        return False
+    text, begin, end = piece.text, piece.spans[0][0], piece.spans[-1][1]
+    return (WINDOWS_PATH.fullmatch(text, begin, end) is not None
+            and LINE_ENDS.search(text, begin, end) is None)
+
+
+def meaning(escape: escapes.Escape) -> str:
+    if escape.text in ESCAPE_MEANINGS:
+        return ESCAPE_MEANINGS[escape.text]
+    if escape.kind == escapes.NAMED:
+        return 'a named character'
+    return f'the character U+{ord(escapes.value_of(escape)):04X}'
+
+
+def windows_path_hazards(found: Iterable[Found]) -> Iterator[Report]:
+    """ESC501: valid escapes in a literal that is a Windows path."""
+    for line, col, escape, piece in found:
+        if escape.text in ESCAPE_MEANINGS or escape.kind in PATH_HAZARDS:
+            if looks_like_windows_path(piece):
+                yield line, col, rules.ESC501.format(escape=escape.text, meaning=meaning(escape))
 
 
 # Regex hazards (ESC4xx) ------------------------------------------------------

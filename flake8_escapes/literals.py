@@ -22,7 +22,7 @@ import tokenize
 from bisect import bisect_right
 from itertools import compress, count, repeat
 from operator import contains, itemgetter
-from typing import Iterator, NamedTuple
+from typing import Callable, Iterator, NamedTuple
 
 from flake8_escapes.escapes import EVERYDAY_ONLY, Escape, escapes_in
 
@@ -232,18 +232,24 @@ def position(start: Position, text: str, offset: int) -> Position:
     return start[0] + newlines, offset - text.rfind('\n', 0, offset) - 1
 
 
-def escapes(tokens: list[tokenize.TokenInfo], lines: list[str]) -> Iterator[Found]:
+def escapes(
+    tokens: list[tokenize.TokenInfo],
+    lines: list[str],
+    keep_everyday: Callable[[Piece], bool] = lambda piece: False,
+) -> Iterator[Found]:
     """Yield the escapes of the non-raw literals of ``tokens`` that a check may
     report, in order: those of a piece that holds only everyday escapes
-    (``\\n``, ``\\x41``, ...; ``escapes.EVERYDAY_ONLY``) are skipped.
+    (``\\n``, ``\\x41``, ...; ``escapes.EVERYDAY_ONLY``) are skipped, unless
+    ``keep_everyday(piece)`` says they matter there (a Windows path).
 
     ``lines`` are the physical lines the tokens were made from.
     """
     for piece in pieces(tokens, lines):
         text = piece.text
         everyday = EVERYDAY_ONLY[piece.is_bytes].fullmatch
+        keep = keep_everyday(piece)
         for begin, end in piece.spans:
-            if everyday(text, begin, end):
+            if not keep and everyday(text, begin, end):
                 continue  # nothing any check looks at: skip the scan
             for escape in escapes_in(text, piece.is_bytes, begin, end, piece.lookahead):
                 line, col = position(piece.start, text, escape.offset)

@@ -51,8 +51,10 @@ class Plugin:
         cls.regex_functions = _regex_functions(value) if isinstance(value, str) else value
 
     def run(self) -> Iterator[tuple[int, int, str, type]]:
-        found = list(literals.escapes(self.file_tokens, self.lines))
+        found = list(literals.escapes(self.file_tokens, self.lines, checks.looks_like_windows_path))
         for line, col, message in checks.invalid_escapes(found):
+            yield line, col, message, type(self)
+        for line, col, message in checks.windows_path_hazards(found):
             yield line, col, message, type(self)
         candidates = [item for item in found if checks.is_regex_candidate(item)]
         if candidates:  # the AST pass only for files that need it

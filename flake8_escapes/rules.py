@@ -65,5 +65,15 @@ ESC402 = Rule(
     good="import re\nfound = re.search(r'\\bword\\b', text)\n",
 )
 
-RULES = (ESC301, ESC302, ESC303, ESC401, ESC402)
+ESC501 = Rule(
+    code='ESC501',
+    name='escape-in-windows-path',
+    message="'{escape}' in a Windows path is {meaning}; use a raw string or forward slashes",
+    summary=('a valid escape (`\\t`, `\\n`, `\\x..`, octal, ...) inside a non-raw literal '
+             'that is a Windows path'),
+    bad="path = 'C:\\temp\\new.txt'\n",
+    good="path = r'C:\\temp\\new.txt'\n",
+)
+
+RULES = (ESC301, ESC302, ESC303, ESC401, ESC402, ESC501)
 BY_CODE = {rule.code: rule for rule in RULES}

@@ -66,7 +66,7 @@ class Tally:
     escapes: int = 0           # CPython warnings matched one to one
     intended: Counter = field(default_factory=Counter)
     disagreements: list = field(default_factory=list)
-    regex_reports: list = field(default_factory=list)  # ESC4xx, which CPython has no say on
+    family_reports: list = field(default_factory=list)  # ESC4xx/5xx: CPython has no say on them
 
 
 def plugin_reports(processor: FileProcessor) -> list[tuple[int, int, str]]:
@@ -227,8 +227,8 @@ def compare_processor(processor: FileProcessor, tally: Tally, name: str) -> None
         return starts[pos[0] - 1] + pos[1]
 
     reports = plugin_reports(processor)
-    tally.regex_reports.extend(
-        (name, line, message) for line, _, message in reports if message.startswith('ESC4'))
+    tally.family_reports.extend(
+        (name, line, message) for line, _, message in reports if message.startswith(('ESC4', 'ESC5')))
     placed = sorted((offset((line, col)), message[:6]) for line, col, message in reports
                     if message.startswith('ESC30'))  # the codes CPython warns about
     units = literal_units(processor.file_tokens)

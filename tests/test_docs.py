@@ -69,7 +69,8 @@ def test_changelog_names_the_code(rule):
 
 def test_messages_are_one_line_and_short():
     for rule in rules.RULES:
-        message = rule.format(escape='\\d', doubled='\\\\d', value='\\u01ff', codepoint='U+0001')
+        message = rule.format(escape='\\d', doubled='\\\\d', value='\\u01ff', codepoint='U+0001',
+                              meaning='the character U+0086')
         assert '\n' not in message
         assert len(message) <= 90, message
 

@@ -18,6 +18,7 @@ HAS_TSTRINGS = hasattr(tokenize, 'TSTRING_START')
 
 CASES = [pytest.param(src, expected, id=case_id) for case_id, src, expected in data_cases('invalid.py')]
 CASES += [pytest.param(src, expected, id=case_id) for case_id, src, expected in data_cases('regex.py')]
+CASES += [pytest.param(src, expected, id=case_id) for case_id, src, expected in data_cases('paths.py')]
 CASES += [pytest.param(src, expected, id=case_id,
                        marks=pytest.mark.skipif(not HAS_PEP701, reason='PEP 701: 3.12+'))
           for case_id, src, expected in data_cases('pep701.py')]
