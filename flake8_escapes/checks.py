@@ -29,7 +29,7 @@ def spelled_value(escape_text: str, is_bytes: bool) -> str:
 
 def invalid_escapes(found: Iterable[Found]) -> Iterator[Report]:
     """ESC301-ESC303: escapes the compiler warns about (all of them)."""
-    for line, col, escape, piece in found:
+    for line, col, escape, piece, _ in found:
         kind = escape.kind
         if kind == escapes.INVALID:
             rule = rules.ESC301
@@ -103,11 +103,14 @@ def meaning(escape: escapes.Escape) -> str:
 
 
 def windows_path_hazards(found: Iterable[Found]) -> Iterator[Report]:
-    """ESC501: valid escapes in a literal that is a Windows path."""
-    for line, col, escape, piece in found:
-        if escape.text in ESCAPE_MEANINGS or escape.kind in PATH_HAZARDS:
-            if looks_like_windows_path(piece):
-                yield line, col, rules.ESC501.format(escape=escape.text, meaning=meaning(escape))
+    """ESC501: valid escapes in a literal that is a Windows path.
+
+    Whether it is one was decided once per piece, by ``literals.escapes``
+    calling ``looks_like_windows_path`` (``Found.kept``).
+    """
+    for line, col, escape, _, is_path in found:
+        if is_path and (escape.text in ESCAPE_MEANINGS or escape.kind in PATH_HAZARDS):
+            yield line, col, rules.ESC501.format(escape=escape.text, meaning=meaning(escape))
 
 
 # Regex hazards (ESC4xx) ------------------------------------------------------
@@ -203,7 +206,7 @@ def role_at(roles: list[context.Role], line: int, col: int) -> context.Role | No
 
 def regex_hazards(candidates: Iterable[Found], roles: list[context.Role]) -> Iterator[Report]:
     """ESC401, ESC402: valid escapes that change what a regex means."""
-    for line, col, escape, piece in candidates:
+    for line, col, escape, piece, _ in candidates:
         used = role_at(roles, line, col)
         role = used.role if used else None
         offset = escape.offset

@@ -64,6 +64,7 @@ class Found(NamedTuple):
     col: int
     escape: Escape
     piece: Piece
+    kept: bool = False  # the piece passed ``keep_everyday`` (a Windows path)
 
 
 def split_prefix(text: str) -> tuple[str, int, int]:
@@ -253,4 +254,4 @@ def escapes(
                 continue  # nothing any check looks at: skip the scan
             for escape in escapes_in(text, piece.is_bytes, begin, end, piece.lookahead):
                 line, col = position(piece.start, text, escape.offset)
-                yield Found(line, col, escape, piece)
+                yield Found(line, col, escape, piece, keep)
