@@ -44,6 +44,12 @@ result = re.sub(regex, "\1(-) \2\n\4(-) \5", test_str, 0, re.MULTILINE)
       only left shift is necessary and we keep right pad after comma/colon
       Thus (re.compile(r'\s([:,])\s([^\d])'), r'\1 \2')
 """
+#: ESC401:5:29
+# from: python/cpython issue 106419 (reproduction: a replacement built with +)
+import re
+C = '\N{LATIN CAPITAL LETTER C}'
+rex = '([AB])'
+res4 = re.sub(rex + C, C + '\1', 'BC')
 #
 # --- clean look-alikes -----------------------------------------------------
 #: Okay
