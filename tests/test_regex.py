@@ -102,5 +102,13 @@ def test_labeled_set_precision_and_recall():
     assert recall >= 0.9, score
 
 
+def test_grammar_library_through_the_option(monkeypatch):
+    """The README's textX example: a grammar handed to metamodel_from_str."""
+    src = "from textx import metamodel_from_str\nmeta = metamodel_from_str('''\nrule: /[0-9]+\\b/;\n''')\n"
+    assert results(src) == set()
+    monkeypatch.setattr(Plugin, 'regex_functions', context.parse_functions('textx.metamodel_from_str:0'))
+    assert results(src) == {'3:14 ESC402'}
+
+
 if __name__ == '__main__':
     print(labeled_score())
