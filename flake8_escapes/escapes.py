@@ -11,21 +11,19 @@ from __future__ import annotations
 import re
 from typing import Iterator, NamedTuple
 
-#: Escapes valid in both str and bytes literals (after the backslash).
-SIMPLE_ESCAPES = frozenset('\\\'"abfnrtv')
-#: A backslash before a line end continues the literal on the next line.
-#: flake8 hands plugins lines with universal newlines, but a caller may not.
-LINE_ENDS = frozenset('\n\r')
-OCTAL_DIGITS = frozenset('01234567')
-HEX_DIGITS = frozenset('0123456789abcdefABCDEF')
-#: ``\N{name}``, ``\uXXXX`` and ``\UXXXXXXXX`` are escapes in str literals
-#: only; in a bytes literal they are unrecognized and stay as written.
-STR_ONLY_ESCAPES = frozenset('NuU')
-#: How many hex digits follow each hex-like escape letter.
-HEX_LENGTH = {'x': 2, 'u': 4, 'U': 8}
 #: The largest octal escape that fits a byte; CPython warns above it since
 #: 3.11 (https://github.com/python/cpython/issues/91668).
 MAX_OCTAL = 0o377
+
+#: Escapes valid in both str and bytes literals, and the character each one
+#: stands for: the one table both scanning patterns below are built from.
+SIMPLE_VALUES = {
+    '\\': '\\', "'": "'", '"': '"', 'a': '\a', 'b': '\b', 'f': '\f',
+    'n': '\n', 'r': '\r', 't': '\t', 'v': '\v',
+}
+_SIMPLE_CLASS = '[' + re.escape(''.join(SIMPLE_VALUES)) + ']'
+#: The same without \b, which ESC402 looks at.
+_EVERYDAY_CLASS = '[' + re.escape(''.join(SIMPLE_VALUES).replace('b', '')) + ']'
 
 # What an escape is.  Each value is also the name of its group in the scanning
 # pattern below, so it must be an identifier.
@@ -46,13 +44,6 @@ class Escape(NamedTuple):
     offset: int
     text: str
     kind: str
-
-
-#: The character each simple escape stands for.
-SIMPLE_VALUES = {
-    '\\': '\\', "'": "'", '"': '"', 'a': '\a', 'b': '\b', 'f': '\f',
-    'n': '\n', 'r': '\r', 't': '\t', 'v': '\v',
-}
 
 
 def value_of(escape: Escape) -> str:
@@ -86,7 +77,7 @@ def _escape_pattern(is_bytes: bool) -> re.Pattern[str]:
         rf'|(?P<{NAMED}>N\{{[^}}]*\}}?)|(?P<{UNICODE}>u[0-9a-fA-F]{{0,4}}|U[0-9a-fA-F]{{0,8}})'
     )
     return re.compile(
-        rf"""\\(?:(?P<{SIMPLE}>[\\'"abfnrtv])|(?P<{CONTINUATION}>\r\n?|\n)"""
+        rf"""\\(?:(?P<{SIMPLE}>{_SIMPLE_CLASS})|(?P<{CONTINUATION}>\r\n?|\n)"""
         rf'|(?P<{OCTAL}>[0-7]{{1,3}})|(?P<{HEX}>x[0-9a-fA-F]{{0,2}}){str_only}'
         rf'|(?P<{INVALID}>.)|(?P<end>\Z))',
         re.DOTALL,
@@ -98,7 +89,7 @@ ESCAPE_PATTERNS = {False: _escape_pattern(False), True: _escape_pattern(True)}
 #: Text whose escapes are all of the everyday kinds no check looks at
 #: (``\\n``, ``\\t``, ``\\\\``, ``\\'``, ``\\x41``, ``\\u00e9``, ...): most literals
 #: that hold a backslash.  ``\\b`` and octal escapes are not everyday (ESC4xx).
-_EVERYDAY = r"""[^\\]|\\[\\'"afnrtv\n]|\\\r\n?|\\x[0-9a-fA-F]{2}"""
+_EVERYDAY = rf"""[^\\]|\\{_EVERYDAY_CLASS}|\\\r\n?|\\\n|\\x[0-9a-fA-F]{{2}}"""
 EVERYDAY_ONLY = {
     False: re.compile(
         rf'(?:{_EVERYDAY}|\\u[0-9a-fA-F]{{4}}|\\U[0-9a-fA-F]{{8}}|\\N\{{[^}}]*\}})*', re.DOTALL,
