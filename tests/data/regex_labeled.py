@@ -50,6 +50,60 @@ import re
 C = '\N{LATIN CAPITAL LETTER C}'
 rex = '([AB])'
 res4 = re.sub(rex + C, C + '\1', 'BC')
+#: ESC402:3:23 ESC402:3:56 ESC402:4:21 ESC402:4:70
+# from: dirtyfilthy/freshonions-torscraper pull request 12 (bitcoin and e-mail patterns missing the r)
+import re
+BITCOIN = re.compile('\b[13][a-km-zA-HJ-NP-Z1-9]{25,34}\b')
+EMAIL = re.compile('\b[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+[.][A-Za-z]{2,}\b')
+#: ESC401:3:31
+# from: jpadilla/django-dotenv pull request 18 (unescaping a quoted value: the backreference needed a raw string)
+import re
+value = re.sub(r'\\([\\"])', '\1', value)
+#: ESC401:3:37
+# from: sublimehq/Packages pull request 2454 (CSS completion labels showed <0x01>)
+import re
+label = re.sub(r'\$\{\d+:(\w+)\}', '\1', completion)
+#: ESC402:5:20 ESC402:5:25 ESC402:6:20 ESC402:6:27
+# from: attardi/wikiextractor WikiExtractor.py (sharp_expr; the same lines live on in many forks)
+import re
+def sharp_expr(expr):
+    expr = re.sub('mod', '%', expr)
+    expr = re.sub('\bdiv\b', '/', expr)
+    expr = re.sub('\bround\b', '|ROUND|', expr)
+    return expr
+#: ESC402:3:11 ESC402:3:16
+# from: developmentality.wordpress.com 2011-09-22 "Python Gotcha: Word boundaries in regular expressions"
+import re
+re.match("\bthe\b", "the")
+#: ESC402:4:16 ESC402:4:21
+# from: e-learn.cn qa/answer/20002 (Stack Overflow question: a word-boundary search that never matches)
+import re
+x = 'one two three'
+y = re.search("\btwo\b", x)
+#: ESC402:3:13 ESC402:3:19
+# from: errorhandle.ai is-there-a-way-to-use-b-in-byte-regex-python (bytes pattern)
+import re
+re.search(b'\bword\b', b'this is a word')
+#: ESC401:3:21
+# from: geek-answers.imtqy.com articles/1573863 (a backreference in a non-raw pattern)
+import re
+m = re.search("\s(.)\1\s", "a 33 c")
+#: ESC401:5:13
+# from: newbetuts.com 6711567 (Stack Overflow: replace using a captured group)
+import re
+s = "the blue dog and blue cat wore blue hats"
+p = re.compile(r"blue (dog|cat)")
+p.sub('gray \1', s)
+#: ESC402:3:19 ESC402:3:25
+# from: errorhandle.ai python-regex-escape-operator-in-substitutions-raw-strings
+import re
+print(re.findall("\bword\b", "A word is here"))
+#: ESC401:3:28
+# from: wiki.gubat.org stackoverflow 36058762 (replacement rules kept in a dict: a known miss, the dict is not followed)
+import re
+rules = {'.(?P<word>\w)': '\1', 'text1': 'text2'}
+for pattern, replacement in rules.items():
+    text = re.sub(pattern, replacement, text)
 #
 # --- clean look-alikes -----------------------------------------------------
 #: Okay
@@ -146,3 +200,89 @@ DEFINITION_PATTERN = re.compile(r"^\s*def\s*(\w+)\(\s*\w*\s*(,\s*\w+\s*)*\)\s*:"
 # from: ipython/ipython IPython/qt/console/ansi_code_processor.py (2.3.1; found by tests/survey.py)
 import re
 ANSI_OR_SPECIAL_PATTERN = re.compile('(\a|\b|\r(?!\n)|\r?\n)|(?:%s)' % ANSI_PATTERN)
+#: Okay
+# from: klova9/Python Python-main/src/package_klova9/Practice/RegEx/remove_repeats.py
+import re
+search = re.sub(r'(\b\w+\b)\W+\1', r'\1', sample)
+#: Okay
+# from: j3ffyang/ai scripts/regex_match_seq.py
+import re
+pattern = r"(.+) \1"
+match = re.match(pattern, "word word")
+#: Okay
+# from: toppython425/ClassWork419 _02_PythonAdvanced/module_11_regex_adv/_03_practice/_02_multiple_words/main2.py
+import re
+pattern = re.compile(r'\b(\w+)\s+\1\b')
+duplicates = re.findall(pattern, text)
+#: Okay
+# from: chucklu/PythonTest homework6/re-test.py
+import re
+mat = re.search(r'\b(?P<word>\w+)\s+(?P=word)', txt)
+#: Okay
+# from: duzhaoqi/myReptile 04re/03re-sub.py
+import re
+regex = re.compile(r'(\w+) (\w+)')
+print(regex.sub(r'\2 \1', s2))
+#: Okay
+# from: firasdib/Regex101 issue 2587 (generated replacement with a doubled backslash)
+import re
+subst = "(\\1*2)"
+result = regex.sub(subst, test_str)
+#: Okay
+# from: kiwix.lema.org stackoverflow 28838411 ('\\1' then digits: an re-level octal, not a literal escape)
+import re
+re.sub('0x(..)' + format(old_value, '02x'), '0x\\1' + format(new_value, '02x'), '0xab01')
+#: Okay
+# from: python/cpython Lib/sysconfig/__init__.py (parse_config_h: a newline in a pattern)
+import re
+define_rx = re.compile("#define ([A-Z][A-Za-z0-9_]+) (.*)\n")
+undef_rx = re.compile("/[*] #undef ([A-Z][A-Za-z0-9_]+) [*]/\n")
+#: Okay
+# from: python/cpython Lib/textwrap.py (tabs in patterns)
+import re
+_whitespace_only_re = re.compile('^[ \t]+$', re.MULTILINE)
+_leading_whitespace_re = re.compile('(^[ \t]*)(?:[^ \t\n])', re.MULTILINE)
+#: Okay
+# from: python/cpython Lib/urllib/request.py (AbstractBasicAuthHandler realm)
+import re
+match = re.match('[ \t]*([^ \t]+)[ \t]+realm="([^"]*)"', stuff)
+#: Okay
+# from: python/cpython Lib/doctest.py (BLANKLINE marker)
+import re
+got = re.sub('(?m)^[ ]*(?=\n)', BLANKLINE_MARKER, got)
+#: Okay
+# from: pygments/pygments pygments/lexer.py
+import re
+line_re = re.compile('.*?\n')
+#: Okay
+# from: pypa/distlib distlib/scripts.py (bytes pattern with a tab)
+import re
+FIRST_LINE_RE = re.compile(b'^#!.*pythonw?[0-9.]*([ \t].*)?$')
+#: Okay
+# from: getmoto/moto moto/dynamodb/models/__init__.py
+import re
+update_expression = re.sub(r"\s*([=\+-])\s*", "\\1", update_expression)
+#: Okay
+# from: scipy/scipy scipy/linalg/lapack.py (docstring rewrite with a doubled backreference)
+import re
+routine.__doc__ = p2.sub('Default ``\\1``\n', routine.__doc__)
+#: Okay
+# from: docutils (sourceforge mirror docutils/docutils) docutils/transforms/universal.py (NUL in a lookbehind)
+import re
+txt = re.sub('(?<=\x00)([-\\\'".`])', r'\\\1', str(node))
+#: Okay
+# from: python/cpython Lib/fnmatch.py
+import re
+stuff = re.sub(r'([&~|])', r'\\\1', stuff)
+#: Okay
+# from: tartley/colorama colorama/ansitowin32.py (readline markers \001 and \002 around ANSI codes)
+import re
+ANSI_CSI_RE = re.compile('\001?\033\\[((?:\\d|;)*)([a-zA-Z])\002?')
+ANSI_OSC_RE = re.compile('\001?\033\\]([^\a]*)(\a)\002?')
+#: Okay
+# from: python/cpython Lib/tarfile.py (nts: NUL as a terminator, not a regex)
+def nts(s, encoding, errors):
+    p = s.find(b"\0")
+    if p != -1:
+        s = s[:p]
+    return s.decode(encoding, errors)
