@@ -1,10 +1,12 @@
 """One function per family: escapes in, (line, col, message) out."""
 from __future__ import annotations
 
+import ast
 import re
+import tokenize
 from typing import Iterable, Iterator
 
-from flake8_escapes import context, escapes, rules
+from flake8_escapes import context, escapes, literals, rules
 from flake8_escapes.literals import Found, Piece
 
 Report = tuple[int, int, str]
@@ -220,3 +222,22 @@ def regex_hazards(candidates: Iterable[Found], roles: list[context.Role]) -> Ite
         elif (role == context.PATTERN and not used.means_backspace
               and not in_character_class(piece.text, offset) and not matches_controls(piece)):
             yield line, col, rules.ESC402.format()
+
+
+def all_reports(
+    tree: ast.AST,
+    tokens: list[tokenize.TokenInfo],
+    lines: list[str],
+    regex_functions: dict[str, context.Signature],
+) -> Iterator[tuple[Report, Found]]:
+    """Every report of the plugin for one file, with the escape it is about."""
+    found = list(literals.escapes(tokens, lines, looks_like_windows_path))
+    at = {(item.line, item.col): item for item in found}
+    reports = [*invalid_escapes(found), *windows_path_hazards(found)]
+    candidates = [item for item in found if is_regex_candidate(item)]
+    if candidates:  # the AST pass only for files that need it
+        candidate_lines = sorted({item.line for item in candidates})
+        roles = context.regex_roles(tree, lines, regex_functions, candidate_lines)
+        reports.extend(regex_hazards(candidates, roles))
+    for report in reports:
+        yield report, at[report[0], report[1]]

@@ -6,7 +6,7 @@ import ast
 import tokenize
 from typing import Any, Iterator
 
-from flake8_escapes import __version__, checks, context, literals
+from flake8_escapes import __version__, checks, context
 
 REGEX_FUNCTIONS_OPTION = '--escapes-regex-functions'
 
@@ -51,14 +51,6 @@ class Plugin:
         cls.regex_functions = _regex_functions(value) if isinstance(value, str) else value
 
     def run(self) -> Iterator[tuple[int, int, str, type]]:
-        found = list(literals.escapes(self.file_tokens, self.lines, checks.looks_like_windows_path))
-        for line, col, message in checks.invalid_escapes(found):
+        reports = checks.all_reports(self.tree, self.file_tokens, self.lines, self.regex_functions)
+        for (line, col, message), _ in reports:
             yield line, col, message, type(self)
-        for line, col, message in checks.windows_path_hazards(found):
-            yield line, col, message, type(self)
-        candidates = [item for item in found if checks.is_regex_candidate(item)]
-        if candidates:  # the AST pass only for files that need it
-            lines = sorted({item.line for item in candidates})
-            roles = context.regex_roles(self.tree, self.lines, self.regex_functions, lines)
-            for line, col, message in checks.regex_hazards(candidates, roles):
-                yield line, col, message, type(self)

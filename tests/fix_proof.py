@@ -1,0 +1,132 @@
+"""Safe fixes are safe: the proof ``flake8-escapes fix`` must pass on a corpus.
+
+For every file that parses: the module's AST (``ast.dump``) is identical
+before and after the safe fix, no ESC301-ESC303 report is left, nothing was
+left alone, and a second fix changes nothing.  The corpora: the standard
+library of the running Python, the project's test data, and generated
+literals (tests/differential.py's generator).
+
+Run ``python tests/fix_proof.py [--generated N]`` for the counts.
+"""
+from __future__ import annotations
+
+import argparse
+import ast
+import io
+import os
+import sys
+import time
+import tokenize
+import warnings
+from dataclasses import dataclass, field
+
+from hypothesis import HealthCheck, given, settings
+
+import differential
+from flake8_escapes import checks, fix
+
+DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'data')
+LITERAL_STARTS = {tokenize.STRING} | {
+    getattr(tokenize, name) for name in ('FSTRING_START', 'TSTRING_START') if hasattr(tokenize, name)}
+
+
+@dataclass
+class Proof:
+    files: int = 0
+    literals: int = 0
+    changed_files: int = 0
+    fixed: int = 0
+    skipped: int = 0       # files that do not parse
+    failures: list[tuple[str, str]] = field(default_factory=list)
+
+
+def safe_reports(text: str) -> list[str]:
+    lines = io.StringIO(text, newline='').readlines()
+    tokens = list(tokenize.generate_tokens(iter(lines).__next__))
+    return [f'{line}:{col} {message.split()[0]}'
+            for (line, col, message), _ in checks.all_reports(fix.parse(text), tokens, lines, {})
+            if message.startswith(fix.SAFE)]
+
+
+def prove_text(text: str, name: str, proof: Proof) -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore', SyntaxWarning)
+        warnings.simplefilter('ignore', DeprecationWarning)
+        try:
+            before = ast.dump(ast.parse(text))
+        except (SyntaxError, ValueError):
+            proof.skipped += 1
+            return
+        proof.files += 1
+        proof.literals += sum(
+            tok.type in LITERAL_STARTS
+            for tok in tokenize.generate_tokens(io.StringIO(text, newline='').readline))
+        result = fix.fix_text(text, set(fix.SAFE))
+        if result.left_alone:
+            proof.failures.append((name, f'left alone: {result.left_alone}'))
+        if result.text == text:
+            if result.fixed:
+                proof.failures.append((name, 'fixes claimed but nothing changed'))
+            return
+        proof.changed_files += 1
+        proof.fixed += len(result.fixed)
+        if ast.dump(ast.parse(result.text)) != before:
+            proof.failures.append((name, 'AST changed'))
+        left = safe_reports(result.text)
+        if left:
+            proof.failures.append((name, f'reports left: {left}'))
+        if fix.fix_text(result.text, set(fix.SAFE)).text != result.text:
+            proof.failures.append((name, 'a second fix changed the file again'))
+
+
+def prove_files(paths: list[str], proof: Proof) -> Proof:
+    for path in paths:
+        with open(path, 'rb') as f:
+            data = f.read()
+        try:
+            text, _ = fix.read(data)
+        except (SyntaxError, UnicodeDecodeError):
+            proof.skipped += 1
+            continue
+        prove_text(text, path, proof)
+    return proof
+
+
+def data_files() -> list[str]:
+    return [os.path.join(DATA, name) for name in sorted(os.listdir(DATA)) if name.endswith('.py')]
+
+
+def prove_generated(count: int, proof: Proof) -> Proof:
+    @settings(max_examples=count, deadline=None, database=None,
+              suppress_health_check=[HealthCheck.too_slow])
+    @given(differential.source())
+    def run(src: str) -> None:
+        prove_text(src, src, proof)
+
+    run()
+    return proof
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument('--generated', type=int, default=2000, metavar='N')
+    args = parser.parse_args()
+    began = time.perf_counter()
+    total = 0
+    for name, proof in (
+        ('stdlib', prove_files(differential.stdlib_files(), Proof())),
+        ('test data', prove_files(data_files(), Proof())),
+        ('generated', prove_generated(args.generated, Proof())),
+    ):
+        print(f'Python {sys.version.split()[0]} {name}: {proof.files} files, {proof.literals} literals, '
+              f'{proof.changed_files} files changed, {proof.fixed} escapes fixed, '
+              f'{proof.skipped} skipped (do not parse), {len(proof.failures)} failures')
+        for failure in proof.failures[:10]:
+            print('   ', failure)
+        total += len(proof.failures)
+    print(f'in {time.perf_counter() - began:.0f}s')
+    return 1 if total else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

@@ -1,0 +1,184 @@
+"""``flake8-escapes fix`` and ``explain``: the rewrites, the proof that safe
+fixes are safe, and the command line as users meet it."""
+from __future__ import annotations
+
+import ast
+import os
+import subprocess
+import sys
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+
+import differential
+import fix_proof
+from flake8_escapes import cli, fix, rules
+
+PY = sys.version_info[:2]
+SAFE = set(fix.SAFE)
+ALL = set(fix.SAFE + fix.UNSAFE)
+
+
+@pytest.mark.parametrize('before, after', [
+    # every backslash starts an invalid escape: raw keeps the value
+    ('x = "\\d+"\n', 'x = r"\\d+"\n'),
+    ("x = b'\\d\\N{x}'\n", "x = rb'\\d\\N{x}'\n"),
+    ("x = B'\\q'\n", "x = rB'\\q'\n"),
+    # a valid escape next to it: double the bad backslash only
+    ('x = "\\d\\n"\n', 'x = "\\\\d\\n"\n'),
+    ('x = "\\d\\\\"\n', 'x = "\\\\d\\\\"\n'),
+    # no 'ur' prefix in Python 3
+    ("x = u'\\w'\n", "x = u'\\\\w'\n"),
+    # octal overflow: the same character spelled another way
+    ('x = "\\777"\n', 'x = "\\u01ff"\n'),
+    ("x = b'\\777'\n", "x = b'\\xff'\n"),
+    ("x = '\\d\\777'\n", "x = '\\\\d\\u01ff'\n"),
+    # f-strings: doubled, also in a format spec
+    ('x = f"{a}\\s{b:\\d}"\n', 'x = f"{a}\\\\s{b:\\\\d}"\n'),
+    ("x = f'\\{a}'\n", "x = f'\\\\{a}'\n"),
+    # implicit concatenation: each literal on its own
+    ('x = ("\\d" "\\n\\w")\n', 'x = (r"\\d" "\\n\\\\w")\n'),
+    # raw literals and unreported escapes stay as they are
+    ('x = r"\\d" + "\\n" + re.sub("(a)", "\\1", s)\n', None),
+])
+def test_safe_fixes(before, after):
+    result = fix.fix_text(before, SAFE)
+    assert result.text == (before if after is None else after)
+    assert ast.dump(fix.parse(result.text)) == ast.dump(fix.parse(before))
+
+
+@pytest.mark.parametrize('before, after', [
+    ('import re\ny = re.sub(r"(\\w+)", "<\\1>", s)\n', 'import re\ny = re.sub(r"(\\w+)", r"<\\1>", s)\n'),
+    ('import re\ny = re.search("\\bword\\b\\n", s)\n', 'import re\ny = re.search("\\\\bword\\\\b\\n", s)\n'),
+    ('open("C:\\temp\\new.txt")\n', 'open(r"C:\\temp\\new.txt")\n'),
+    # the invalid \\d goes raw with the path's escapes
+    ("p = 'C:\\data\\file.txt'\n", "p = r'C:\\data\\file.txt'\n"),
+])
+def test_unsafe_fixes(before, after):
+    assert fix.fix_text(before, ALL).text == after
+    assert fix.fix_text(before, SAFE).text != after  # never without --unsafe
+
+
+def test_windows_path_safe_part_only():
+    """Safe mode fixes the invalid escape of a path and leaves \\f alone."""
+    assert fix.fix_text("p = 'C:\\data\\file.txt'\n", SAFE).text == "p = 'C:\\\\data\\file.txt'\n"
+
+
+def test_only_literal_characters_change():
+    """CRLF, form feeds, tabs and wide characters stay as they were (the BOM:
+    test_a_file_is_written_in_its_own_encoding)."""
+    text = '# \u00e9t\u00e9\r\n\x0cx = {\t"\u4e2d": "\\d"}\r\ny = 1'
+    result = fix.fix_text(text, SAFE)
+    assert result.text == text.replace('"\\d"', 'r"\\d"')
+
+
+def test_a_file_is_written_in_its_own_encoding(tmp_path):
+    path = tmp_path / 'legacy.py'
+    data = '# -*- coding: latin-1 -*-\r\nx = "\u00e9\\d"\r\n'.encode('latin-1')
+    path.write_bytes(data)
+    assert cli.main(['fix', str(path)]) == 1
+    assert path.read_bytes() == data.replace(b'x = "', b'x = r"')
+    path.write_bytes(b'\xef\xbb\xbfx = "\\d"\n')
+    assert cli.main(['fix', str(path)]) == 1
+    assert path.read_bytes() == b'\xef\xbb\xbfx = r"\\d"\n'
+
+
+def run(tmp_path, *args):
+    proc = subprocess.run([sys.executable, '-m', 'flake8_escapes', *args], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=120)
+    return proc.returncode, proc.stdout, proc.stderr
+
+
+def test_exit_status_and_messages(tmp_path):
+    (tmp_path / 'bad.py').write_text('x = "\\d"\n')
+    (tmp_path / 'good.py').write_text('x = "\\n"\n')
+    assert run(tmp_path, 'fix', 'good.py') == (0, '', '')
+    code, out, err = run(tmp_path, 'fix', '--diff', 'bad.py')
+    assert (code, err) == (1, '')
+    assert '-x = "\\d"\n+x = r"\\d"\n' in out
+    assert (tmp_path / 'bad.py').read_text() == 'x = "\\d"\n'  # --diff writes nothing
+    assert run(tmp_path, 'fix', '.') == (1, './bad.py: fixed ESC301\n', '')
+    assert (tmp_path / 'bad.py').read_text() == 'x = r"\\d"\n'
+    assert run(tmp_path, 'fix', '.') == (0, '', '')  # a second run changes nothing
+
+
+def test_unsafe_needs_the_flag(tmp_path):
+    (tmp_path / 'r.py').write_text('import re\nre.sub("(a)", "\\1", s)\n')
+    assert run(tmp_path, 'fix', 'r.py')[0] == 0
+    code, _, err = run(tmp_path, 'fix', '--select', 'ESC401', 'r.py')
+    assert code == 2 and 'needs --unsafe' in err
+    assert run(tmp_path, 'fix', '--unsafe', '--select', 'ESC4', 'r.py') == (1, 'r.py: fixed ESC401\n', '')
+    assert (tmp_path / 'r.py').read_text() == 'import re\nre.sub("(a)", r"\\1", s)\n'
+
+
+@pytest.mark.parametrize('args, says', [
+    (['fix', '--select', 'ESC999', 'x.py'], "argument --select: 'ESC999' matches no code"),
+    (['fix', '--escapes-regex-functions', 'nope', 'x.py'], '--escapes-regex-functions'),
+    (['fix'], 'the following arguments are required: PATH'),
+    (['explain', 'ESC999'], "unknown code 'ESC999'"),
+])
+def test_bad_usage(tmp_path, args, says):
+    code, _, err = run(tmp_path, *args)
+    assert code == 2 and says in err and 'Traceback' not in err
+
+
+def test_unreadable_and_unparsable_files(tmp_path):
+    (tmp_path / 'broken.py').write_text('x = "\\d"\ndef (:\n')
+    code, out, err = run(tmp_path, 'fix', 'broken.py', 'missing.py')
+    assert code == 2 and out == ''
+    assert 'broken.py: skipped, does not parse' in err
+    assert 'missing.py: cannot read' in err
+    assert (tmp_path / 'broken.py').read_text() == 'x = "\\d"\ndef (:\n'
+    (tmp_path / 'bytes.py').write_bytes(b'x = "\xff\\d"\n')  # not UTF-8
+    assert run(tmp_path, 'fix', 'bytes.py')[0] == 2
+
+
+def test_explain_prints_the_readme_section(tmp_path):
+    code, out, err = run(tmp_path, 'explain', 'esc401')
+    assert (code, err) == (0, '')
+    with open(os.path.join(fix_proof.DATA, '..', '..', 'README.md'), encoding='utf-8') as f:
+        assert out == cli.section(f.read(), 'ESC401')
+    assert out.startswith('### ESC401\n') and '### ESC402' not in out
+
+
+@pytest.mark.parametrize('code', [rule.code for rule in rules.RULES])
+def test_every_code_has_a_section(code):
+    assert cli.section(cli.readme(), code)
+
+
+def test_pre_commit_hook_is_declared():
+    with open(os.path.join(fix_proof.DATA, '..', '..', '.pre-commit-hooks.yaml'), encoding='utf-8') as f:
+        text = f.read()
+    assert 'entry: flake8-escapes fix' in text and 'types: [python]' in text
+
+
+# The proof: AST identical, reports gone, a second run changes nothing. ------
+
+def test_proof_catches_an_unsafe_fix(monkeypatch):
+    """The proof can fail: a fixer that made every literal raw is caught
+    (here by the fixer's own safety check, which then leaves it alone)."""
+    monkeypatch.setattr(fix, '_can_be_raw', lambda piece, fixing, codes: piece.spans[0][0] > 0)
+    proof = fix_proof.Proof()
+    fix_proof.prove_text('x = "\\d\\n"\n', 'x', proof)
+    assert proof.failures and 'left alone' in proof.failures[0][1]
+
+
+def test_proof_on_the_test_data():
+    proof = fix_proof.prove_files(fix_proof.data_files(), fix_proof.Proof())
+    assert proof.changed_files >= 4
+    assert proof.failures == []
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(differential.source())
+def test_proof_on_generated_literals(src):
+    proof = fix_proof.Proof()
+    fix_proof.prove_text(src, src, proof)
+    assert proof.failures == []
+
+
+@pytest.mark.slow
+def test_proof_on_the_standard_library():
+    proof = fix_proof.prove_files(differential.stdlib_files(), fix_proof.Proof())
+    assert proof.files > 1000
+    assert proof.failures == []
