@@ -1,0 +1,217 @@
+"""The plugin as users meet it through other programs, each one real and
+installed from the package registry (tox env ``clients``): an editor's
+language server, pre-commit, and flake8 over a large tree in parallel.
+
+Marked ``clients``: the quick suite deselects them (``-m "not clients"``).
+"""
+from __future__ import annotations
+
+import json
+import os
+import queue
+import shutil
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+import differential
+
+pytestmark = pytest.mark.clients
+ROOT = Path(__file__).resolve().parent.parent
+BIN = Path(sys.executable).parent
+
+DOCUMENT = (
+    'import re\n'
+    "a = '\\d'\n"
+    'b = re.sub("(a)", "\\1", s)\n'
+    "c = open('C:\\temp\\new.txt')\n"
+)
+
+
+def expected_positions() -> set[tuple[str, int, int]]:
+    """(code, 0-based line, 0-based character) read off the document text."""
+    lines = DOCUMENT.splitlines()
+    return {
+        ('ESC301', 1, lines[1].index('\\d')),
+        ('ESC401', 2, lines[2].index('\\1')),
+        ('ESC501', 3, lines[3].index('\\t')),
+        ('ESC501', 3, lines[3].index('\\n')),
+    }
+
+
+def tool(name: str) -> str:
+    path = shutil.which(name, path=str(BIN)) or shutil.which(name)
+    if path is None:
+        pytest.fail(f'{name} is not installed in this environment (tox -e clients installs it)')
+    return path
+
+
+class LanguageServer:
+    """A minimal LSP client over a subprocess's stdio."""
+
+    def __init__(self, command: list[str], cwd: Path) -> None:
+        env = dict(os.environ, PATH=f'{BIN}{os.pathsep}{os.environ.get("PATH", "")}')
+        self.proc = subprocess.Popen(command, cwd=cwd, env=env, stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        self.messages: queue.Queue[dict] = queue.Queue()
+        self.next_id = 0
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        stream = self.proc.stdout
+        while True:
+            length = None
+            while True:
+                header = stream.readline()
+                if not header:
+                    return
+                if header in (b'\r\n', b'\n'):
+                    break
+                name, _, value = header.decode('ascii').partition(':')
+                if name.lower() == 'content-length':
+                    length = int(value)
+            self.messages.put(json.loads(stream.read(length)))
+
+    def send(self, method: str, params: dict, request: bool = False) -> int | None:
+        message: dict = {'jsonrpc': '2.0', 'method': method, 'params': params}
+        if request:
+            self.next_id += 1
+            message['id'] = self.next_id
+        body = json.dumps(message).encode('utf-8')
+        self.proc.stdin.write(b'Content-Length: %d\r\n\r\n' % len(body) + body)
+        self.proc.stdin.flush()
+        return message.get('id')
+
+    def wait_for(self, match, timeout: float = 120) -> dict:
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            try:
+                message = self.messages.get(timeout=max(0.1, end - time.monotonic()))
+            except queue.Empty:
+                break
+            if match(message):
+                return message
+        pytest.fail('the language server did not answer in time')
+
+    def close(self) -> None:
+        try:
+            request = self.send('shutdown', {}, request=True)
+            self.wait_for(lambda m: m.get('id') == request, timeout=30)
+            self.send('exit', {})
+            self.proc.wait(timeout=30)
+        finally:
+            if self.proc.poll() is None:
+                self.proc.kill()
+                self.proc.wait(timeout=30)
+            self.proc.stdin.close()
+            self.proc.stdout.close()
+
+
+def test_editor_language_server_shows_the_reports(tmp_path):
+    """python-lsp-server with its flake8 plugin, on an unsaved buffer (stdin)."""
+    server = LanguageServer([tool('pylsp')], tmp_path)
+    try:
+        uri = (tmp_path / 'unsaved.py').as_uri()  # never written: the buffer is linted via stdin
+        request = server.send('initialize', {
+            'processId': os.getpid(), 'rootUri': tmp_path.as_uri(), 'capabilities': {},
+        }, request=True)
+        server.wait_for(lambda m: m.get('id') == request)
+        server.send('initialized', {})
+        server.send('workspace/didChangeConfiguration', {'settings': {'pylsp': {'plugins': {
+            'flake8': {'enabled': True},
+            'pycodestyle': {'enabled': False}, 'pyflakes': {'enabled': False},
+            'mccabe': {'enabled': False},
+        }}}})
+        server.send('textDocument/didOpen', {'textDocument': {
+            'uri': uri, 'languageId': 'python', 'version': 1, 'text': DOCUMENT}})
+
+        def flake8_diagnostics(message: dict) -> bool:
+            params = message.get('params', {})
+            return (message.get('method') == 'textDocument/publishDiagnostics'
+                    and params.get('uri') == uri
+                    and any(d.get('source') == 'flake8' for d in params['diagnostics']))
+
+        diagnostics = server.wait_for(flake8_diagnostics)['params']['diagnostics']
+    finally:
+        server.close()
+    found = {(d['code'], d['range']['start']['line'], d['range']['start']['character'])
+             for d in diagnostics if d['code'].startswith('ESC')}
+    assert found == expected_positions()
+    messages = {d['message'] for d in diagnostics if d['code'] == 'ESC401'}
+    assert messages == {"ESC401 '\\1' is the control character U+0001, not a backreference; use r'\\1'"}
+
+
+def git(cwd: Path, *args: str) -> str:
+    return subprocess.run(['git', *args], cwd=cwd, check=True, capture_output=True, text=True,
+                          env=dict(os.environ, GIT_AUTHOR_NAME='t', GIT_AUTHOR_EMAIL='t@t',
+                                   GIT_COMMITTER_NAME='t', GIT_COMMITTER_EMAIL='t@t')).stdout
+
+
+def published_copy(where: Path) -> tuple[Path, str]:
+    """The checkout as it is now (uncommitted changes included), as a git
+    repository pre-commit can install hooks from: (path, commit)."""
+    files = git(ROOT, 'ls-files', '--cached', '--others', '--exclude-standard').splitlines()
+    for name in files:
+        if (ROOT / name).is_file():
+            (where / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(ROOT / name, where / name)
+    git(where, 'init', '-q')
+    git(where, 'add', '-A')
+    git(where, 'commit', '-qm', 'snapshot')
+    return where, git(where, 'rev-parse', 'HEAD').strip()
+
+
+def test_pre_commit_runs_flake8_and_the_fixer(tmp_path):
+    repo, rev = published_copy(tmp_path / 'flake8-escapes')
+    project = tmp_path / 'project'
+    project.mkdir()
+    git(project, 'init', '-q')
+    bad = 'import re\nx = "\\d+"\ny = re.sub("(a)", "\\1", x)\n'
+    (project / 'bad.py').write_text(bad)
+    lines = bad.splitlines()
+    (project / '.pre-commit-config.yaml').write_text(
+        'repos:\n'
+        '  - repo: local\n'
+        '    hooks:\n'
+        '      - id: flake8\n'
+        '        name: flake8\n'
+        '        entry: flake8 --select=ESC\n'
+        '        language: python\n'
+        '        types: [python]\n'
+        f'        additional_dependencies: [flake8, "{repo}"]\n'
+        f'  - repo: {repo}\n'
+        f'    rev: {rev}\n'
+        '    hooks:\n'
+        '      - id: flake8-escapes-fix\n'
+    )
+    git(project, 'add', '-A')
+    env = dict(os.environ, PRE_COMMIT_HOME=str(tmp_path / 'cache'))
+    proc = subprocess.run([tool('pre-commit'), 'run', '--all-files'], cwd=project, env=env,
+                          capture_output=True, text=True, timeout=900)
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert f'bad.py:2:{lines[1].index(chr(92)) + 1}: ESC301' in proc.stdout
+    assert f'bad.py:3:{lines[2].index(chr(92)) + 1}: ESC401' in proc.stdout
+    assert 'bad.py: fixed ESC301' in proc.stdout
+    assert 'files were modified by this hook' in proc.stdout
+    assert (project / 'bad.py').read_text() == 'import re\nx = r"\\d+"\ny = re.sub("(a)", "\\1", x)\n'
+
+
+def test_parallel_run_over_the_standard_library():
+    """flake8 --jobs=2 gives what --jobs=1 gives, and the plugin never raises."""
+    root = str(Path(differential.stdlib_files()[0]).parent)
+    outputs = []
+    for jobs in ('1', '2'):
+        proc = subprocess.run(
+            [sys.executable, '-m', 'flake8', f'--jobs={jobs}', '--select=ESC',
+             '--exclude=site-packages', root],
+            capture_output=True, text=True, timeout=1200)
+        assert proc.returncode in (0, 1), proc.stderr[-2000:]
+        for word in ('Traceback', 'PluginExecutionFailed', 'raised'):
+            assert word not in proc.stderr, proc.stderr[-2000:]
+        outputs.append(sorted(proc.stdout.splitlines()))
+    assert outputs[0] == outputs[1]
+    assert all(' ESC' in line for line in outputs[0])
