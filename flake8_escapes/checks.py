@@ -63,12 +63,15 @@ _KNOWN = (r'(?:Users|Program\ Files(?:\ \(x86\))?|ProgramData|Windows|WINDOWS|Ap
 _EXTENSION = r'\.[A-Za-z][A-Za-z0-9]{0,3}'
 #: A backslash that separates names, not one that spells a character of a
 #: name ('\\xf6', '\\u00e9', '\\N{...}', an octal digit).
-_SEPARATOR = r'\\(?!x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|N\{|[0-7])'
+_SEPARATOR = r'\\\\?(?!x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|N\{|[0-7])'
+#: A separator as the source spells it: one backslash, or two (a path written
+#: half escaped, 'c:\\stuff\temp', still holds a tab).
+_SEP = r'(?:\\\\?)'
 WINDOWS_PATH = re.compile(
     rf"""
-    [A-Za-z]:\\(?:{_KNOWN}(?:\\{_NAME}*)*|{_NAME}{{2,}}(?:\\{_NAME}+)+|{_NAME}+{_EXTENSION})\\?
+    [A-Za-z]:{_SEP}(?:{_KNOWN}(?:{_SEP}{_NAME}*)*|{_NAME}{{2,}}(?:{_SEP}{_NAME}+)+|{_NAME}+{_EXTENSION}){_SEP}?
     | \\\\(?:\\\\)?[\w.$-]{{2,}}\\{_NAME}{{2,}}(?:\\{_NAME}{{2,}})+\\?
-    | \.{{1,2}}(?:\\{_NAME}+){{2,}}\\?
+    | \.{{1,2}}(?:{_SEP}{_NAME}+){{2,}}{_SEP}?
     | [\w.$-]+(?:{_SEPARATOR}[\w.$-]+)+{_EXTENSION}
     """,
     re.VERBOSE,
@@ -87,13 +90,36 @@ PATH_HAZARDS = frozenset({
 })
 
 
-def looks_like_windows_path(piece: Piece) -> bool:
-    """Is the literal's text, as the source spells it, a Windows path?"""
+#: What a literal's text must show to be a path when it is used as one
+#: (``context.PATH``): only path characters, after a drive (C:\new), a UNC
+#: start (\\server\new) or a relative start (.\test), or a file name after a
+#: separator, to be joined to a folder (venv + '\activate_this.py').
+WEAK_WINDOWS_PATH = re.compile(
+    rf"""
+    (?:[A-Za-z]:|\\\\[\w.$-]+|\.{{1,2}})(?:{_SEP}{_NAME}*)+
+    | (?:{_SEP}[\w.$-]+)+{_EXTENSION}
+    """,
+    re.VERBOSE,
+)
+#: ``Found.kept`` of a literal that is a path by its text alone, and of one
+#: that is a path when it is used as one.
+PATH_BY_TEXT = 'text'
+PATH_IF_USED = 'if used'
+
+
+def looks_like_windows_path(piece: Piece) -> str:
+    """Is the literal's text, as the source spells it, a Windows path?
+    PATH_BY_TEXT, PATH_IF_USED (when the AST shows it is used as a path), or ''."""
     if not piece.spans:
-        return False
+        return ''
     text, begin, end = piece.text, piece.spans[0][0], piece.spans[-1][1]
-    return (WINDOWS_PATH.fullmatch(text, begin, end) is not None
-            and LINE_ENDS.search(text, begin, end) is None)
+    if LINE_ENDS.search(text, begin, end) is not None:
+        return ''
+    if WINDOWS_PATH.fullmatch(text, begin, end) is not None:
+        return PATH_BY_TEXT
+    if WEAK_WINDOWS_PATH.fullmatch(text, begin, end) is not None:
+        return PATH_IF_USED
+    return ''
 
 
 def meaning(escape: escapes.Escape) -> str:
@@ -104,15 +130,24 @@ def meaning(escape: escapes.Escape) -> str:
     return f'the character U+{ord(escapes.value_of(escape)):04X}'
 
 
-def windows_path_hazards(found: Iterable[Found]) -> Iterator[Report]:
+def is_path_hazard(escape: escapes.Escape) -> bool:
+    return escape.text in ESCAPE_MEANINGS or escape.kind in PATH_HAZARDS
+
+
+def windows_path_hazards(found: Iterable[Found], roles: list[context.Role] = ()) -> Iterator[Report]:
     """ESC501: valid escapes in a literal that is a Windows path.
 
     Whether it is one was decided once per piece, by ``literals.escapes``
-    calling ``looks_like_windows_path`` (``Found.kept``).
+    calling ``looks_like_windows_path`` (``Found.kept``); a literal that is a
+    path only if used as one needs a ``context.PATH`` role in ``roles``.
     """
-    for line, col, escape, _, is_path in found:
-        if is_path and (escape.text in ESCAPE_MEANINGS or escape.kind in PATH_HAZARDS):
-            yield line, col, rules.ESC501.format(escape=escape.text, meaning=meaning(escape))
+    for line, col, escape, _, kept in found:
+        if not kept or not is_path_hazard(escape):
+            continue
+        if kept == PATH_IF_USED:
+            if role_at(roles, line, col, (context.PATH,)) is None:
+                continue
+        yield line, col, rules.ESC501.format(escape=escape.text, meaning=meaning(escape))
 
 
 # Regex hazards (ESC4xx) ------------------------------------------------------
@@ -199,9 +234,11 @@ def matches_controls(piece: Piece) -> bool:
     return False
 
 
-def role_at(roles: list[context.Role], line: int, col: int) -> context.Role | None:
+def role_at(
+    roles: list[context.Role], line: int, col: int, kinds: tuple[str, ...],
+) -> context.Role | None:
     for role in roles:
-        if role.start <= (line, col) < role.end:
+        if role.role in kinds and role.start <= (line, col) < role.end:
             return role
     return None
 
@@ -209,7 +246,7 @@ def role_at(roles: list[context.Role], line: int, col: int) -> context.Role | No
 def regex_hazards(candidates: Iterable[Found], roles: list[context.Role]) -> Iterator[Report]:
     """ESC401, ESC402: valid escapes that change what a regex means."""
     for line, col, escape, piece, _ in candidates:
-        used = role_at(roles, line, col)
+        used = role_at(roles, line, col, (context.PATTERN, context.REPLACEMENT))
         role = used.role if used else None
         offset = escape.offset
         if is_backreference_like(escape):
@@ -233,11 +270,15 @@ def all_reports(
     """Every report of the plugin for one file, with the escape it is about."""
     found = list(literals.escapes(tokens, lines, looks_like_windows_path))
     at = {(item.line, item.col): item for item in found}
-    reports = [*invalid_escapes(found), *windows_path_hazards(found)]
+    reports = list(invalid_escapes(found))
     candidates = [item for item in found if is_regex_candidate(item)]
-    if candidates:  # the AST pass only for files that need it
-        candidate_lines = sorted({item.line for item in candidates})
+    maybe_paths = [item for item in found if item.kept == PATH_IF_USED and is_path_hazard(item.escape)]
+    roles: list[context.Role] = []
+    if candidates or maybe_paths:  # the AST pass only for files that need it
+        candidate_lines = sorted({item.line for item in candidates + maybe_paths})
         roles = context.regex_roles(tree, lines, regex_functions, candidate_lines)
+    reports.extend(windows_path_hazards(found, roles))
+    if candidates:
         reports.extend(regex_hazards(candidates, roles))
     for report in reports:
         yield report, at[report[0], report[1]]

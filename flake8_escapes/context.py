@@ -17,6 +17,13 @@ Recognised (through any import form: ``import re``, ``import re as r``,
   ``regex=True``);
 - the project's own functions from ``--escapes-regex-functions``.
 
+It also says where a literal is used as a file path (``PATH``), for ESC501:
+every argument of ``open``/``io.open``, of the functions of ``os``,
+``os.path``, ``shutil``, ``glob`` and ``pathlib`` (``Path``,
+``PureWindowsPath``, ...), of ``zipfile.ZipFile`` and ``tarfile.open``, the
+command of ``subprocess`` calls (items of a list too), and the right side of
+``/`` after a ``pathlib`` object.
+
 Inside a role, every literal of the expression counts: implicit and ``+``
 concatenation, the template of ``%`` and ``.format``, the separator and the
 listed items of ``.join``, both arms of a conditional, f-strings.
@@ -34,6 +41,7 @@ PATTERN = 'pattern'
 #: Statement parts that hold a body of their own besides expressions.
 CLAUSES = (ast.excepthandler, ast.match_case)
 REPLACEMENT = 'replacement'
+PATH = 'path'
 #: A pattern made of nothing but these characters is about backspaces on
 #: purpose: pydoc's re.sub('.\b', '', text) removes terminal overstrike.
 BACKSPACE_PATTERN_CHARS = frozenset('\b.*+?[]^()')
@@ -85,6 +93,17 @@ PANDAS_REGEX_METHODS = frozenset({
     'contains', 'count', 'extract', 'extractall', 'findall', 'fullmatch', 'match',
 })
 PANDAS_REGEX_IF_ASKED = {'replace': Signature(0, 1, 'pat', 'repl'), 'split': Signature(0, None, 'pat')}
+
+
+#: Modules all of whose functions take paths, and single functions that do.
+PATH_MODULES = frozenset({'os', 'os.path', 'shutil', 'glob', 'pathlib'})
+PATH_FUNCTIONS = frozenset({
+    'open', 'io.open', 'codecs.open', 'builtins.open', 'zipfile.ZipFile', 'tarfile.open',
+    'subprocess.run', 'subprocess.call', 'subprocess.check_call', 'subprocess.check_output',
+    'subprocess.Popen', 'subprocess.getoutput', 'subprocess.getstatusoutput',
+})
+PATHLIB_CLASSES = frozenset(
+    f'pathlib.{name}' for name in ('Path', 'PurePath', 'PureWindowsPath', 'WindowsPath', 'PosixPath'))
 
 
 def parse_functions(value: str) -> dict[str, Signature]:
@@ -279,8 +298,33 @@ class _Visitor(ast.NodeVisitor):
         }
 
     # Calls ----------------------------------------------------------------
+    def is_path_call(self, node: ast.Call) -> bool:
+        name = self.qualified(node.func)
+        return name is not None and (name in PATH_FUNCTIONS or name.rpartition('.')[0] in PATH_MODULES)
+
+    def is_pathlib(self, node: ast.expr) -> bool:
+        if isinstance(node, ast.Call):
+            return self.qualified(node.func) in PATHLIB_CLASSES
+        return isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div) and self.is_pathlib(node.left)
+
+    def visit_BinOp(self, node: ast.BinOp) -> None:
+        self.generic_visit(node)
+        if isinstance(node.op, ast.Div) and self.is_pathlib(node.left):
+            self.roles.append((node.right, PATH))
+
     def visit_Call(self, node: ast.Call) -> None:
         self.generic_visit(node)
+        if self.is_path_call(node):
+            for argument in [*node.args, *(item.value for item in node.keywords)]:
+                if isinstance(argument, ast.Starred):
+                    continue
+                items = argument.elts if isinstance(argument, (ast.List, ast.Tuple)) else [argument]
+                for item in items:
+                    name = self.dotted(item)
+                    if name is not None:  # folder = 'C:\\new' ... os.listdir(folder)
+                        item = self.text_bound(name, node.lineno) or item
+                    self.roles.append((item, PATH))
+            return
         signature = self.signature(node)
         if signature is not None:
             self.take(node, signature.pattern, signature.pattern_keyword, PATTERN)
@@ -370,7 +414,8 @@ def means_backspace(expression: ast.expr) -> bool:
 def regex_roles(
     tree: ast.AST, lines: list[str], functions: dict[str, Signature], candidate_lines: list[int],
 ) -> list[Role]:
-    """Each literal used as a regex pattern or replacement, near the candidates.
+    """Each literal used as a regex pattern or replacement, or as a path, near
+    the candidates.
 
     Only calls in statements that span one of ``candidate_lines`` (sorted) are
     looked at.  Positions are (line, character column), as tokens count them.

@@ -88,3 +88,19 @@ def data_cases(name: str) -> list[tuple[str, str, set[str]]]:
             body.append(line)
     close()
     return cases
+
+
+def labeled_score(name: str, codes: tuple[str, ...]) -> dict[str, int]:
+    """True/false positives and misses of ``codes`` on the labeled cases of
+    ``tests/data/<name>`` (a case with no expected report is a clean one)."""
+    score = {'cases': 0, 'hazard cases': 0, 'clean cases': 0, 'tp': 0, 'fp': 0, 'fn': 0}
+    for _, src, expected in data_cases(name):
+        assert '# from: ' in src, 'every labeled case cites the code it is modeled on'
+        expected = {item for item in expected if item.endswith(codes)}
+        found = {item for item in results(src) if item.endswith(codes)}
+        score['cases'] += 1
+        score['hazard cases' if expected else 'clean cases'] += 1
+        score['tp'] += len(found & expected)
+        score['fp'] += len(found - expected)
+        score['fn'] += len(expected - found)
+    return score

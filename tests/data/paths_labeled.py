@@ -1,0 +1,219 @@
+# Labeled ESC501 cases, each written here in the shape of real code and
+# citing where that shape comes from ("# from:").  Only ESC501 counts in the
+# score (tests/test_paths.py); other codes in a case are ignored.
+# Hazards: a report is expected.  Clean: look-alikes that must stay quiet.
+#
+# --- hazards ---------------------------------------------------------------
+#: ESC501:2:14 ESC501:2:23
+# from: shared/seeds/000-article.md (LWN on the invalid-escape warning: the example quoted from python-dev)
+with open('..\training\new_memo.doc', 'w') as memo:
+    memo.write(text)
+#: ESC501:3:13 ESC501:3:20
+# from: nexe/nexe pull request 269 (generated Python held 'C:\target\foo': "the \t would be replaced by a tab")
+import os
+os.chdir('C:\target\foo')
+#: ESC501:3:40
+# from: crosswalk-project/crosswalk-cordova-android pull request 84 ("\t as tab when there is 't' in the cordova path")
+import os
+relative = os.path.relpath(project, 'C:\tools\cordova-android')
+#: ESC501:3:15
+# from: NatLabRockies/gdx-pandas issue 52 (C:\newGAMSfolder rendered with a newline)
+import os
+gams_dir = 'C:\newGAMSfolder'
+if os.path.isdir(gams_dir):
+    os.chdir(gams_dir)
+#: ESC501:2:17
+# from: Nuitka/NUITKA-Utilities pull request 27 (a path like C:\test became a tab)
+scriptname = 'C:\test\get-hints.py'
+#: ESC501:2:15
+# from: lerner.co.il 2018-07-24 "Avoiding Windows backslash problems with Python's raw strings"
+filename = 'c:\abc\def\ghi.txt'
+for one_line in open(filename):
+    print(one_line)
+#: ESC501:3:30
+# from: stackoverflow.com questions/2953834 (how to write C:\meshes\as in a literal)
+import os
+files = os.listdir('C:\meshes\as')
+#: ESC501:2:13
+# from: topic.alibabacloud.com (open() error demo: Invalid argument 'D:\test.txt')
+f = open('D:\test.txt', 'r')
+#: ESC501:2:23
+# from: mail.python.org tutor 2003-October/025561 (a half-escaped path still holds a tab)
+data = open("c:\\stuff\temp").read()
+#: ESC501:2:18
+# from: qeeebo.com questions/wha/88/e3e (opening D:\file looks for chr(12))
+handle = open('D:\file')
+#: ESC501:3:27
+# from: talkin.icu blog/python-path-error-on-windows (os.system with an app path)
+import os
+os.system('c:\path\wappapa\app -f=import')
+#: ESC501:3:25
+# from: s-t.com local/fix-python-path-error-in (an external application's path)
+import subprocess
+subprocess.run(['C:\path\app.exe', '--version'])
+#: ESC501:2:20
+# from: qeeebo.com questions/how/78/a1a (the question's open('c:\tmp\...') before the fixes)
+junkfile = open('c:\tmp\junkpythonfile', 'w')
+#: ESC501:2:24
+# from: alexriss/keyboard-layout-converter pull request 2 (absolute paths in open calls)
+with open('D:\keyboards\new_layout.klc', encoding='utf-16') as layout:
+    source = layout.read()
+#: ESC501:3:45
+# from: wuub/SublimeREPL pull request 64 ("\activate_this.py" changed to "\x07ctivate_this.py")
+import os
+activate = os.path.join(venv, 'Scripts') + '\activate_this.py'
+exec(open(activate).read())
+#: ESC501:3:50
+# from: PIA-Group/BioSPPy issue 55 (Invalid argument: 'D:\\Data\x08italinoECG.txt')
+from biosppy import storage
+ecg_signal, ecg_mdata = storage.load_txt('D:\Data\bitalinoECG.txt')
+#: ESC501:3:17 ESC501:3:22 ESC501:3:43 ESC501:3:48
+# from: microsoft/vscode-jupyter pull request 10249 (temp debug files interpolated into Python code)
+import os
+for name in ['c:\temp\tmp-debug-1.py', 'c:\temp\tmp-debug-2.py']:
+    os.remove(name)
+#: ESC501:3:32
+# from: GvozdevLeonid/python_hackrf pull request 10 (the DLL folder in a .pth line)
+import os
+os.add_dll_directory('C:\hackrf\bin')
+#: ESC501:3:35
+# from: runebook.dev docs/python/library/os/index-50 (a folder named newton)
+from pathlib import Path
+target = Path('C:\data') / 'newton\file.txt'
+#
+# --- clean look-alikes -----------------------------------------------------
+#: Okay
+# from: kouhan.cn article 00039995 (a raw path with %s)
+PDF = r'C:\Users\user\Desktop\File_%s.pdf' % item
+#: Okay
+# from: qeeebo.com questions/how/78/a1a (forward slashes)
+junkfile = open('c:/tmp/junkpythonfile', 'w')
+#: Okay
+# from: qeeebo.com questions/how/78/a1a (a raw string)
+junkfile = open(r'c:\tmp\junkpythonfile', 'w')
+#: Okay
+# from: qeeebo.com questions/how/78/a1a (doubled backslashes)
+junkfile = open('c:\\tmp\\junkpythonfile', 'w')
+#: Okay
+# from: urduweb.org mehfil (raw string for a full path)
+path = r'C:\docs\newfile.txt'
+#: Okay
+# from: runebook.dev docs/python/library/os/index-50 (doubled)
+file_path_double = "C:\\users\\newton\\file.txt"
+#: Okay
+# from: runebook.dev docs/python/library/os/index-50 (raw)
+file_path_raw = r"C:\users\newton\file.txt"
+#: Okay
+# from: stackoverflow.com questions/2953834 (a raw folder ending in a doubled backslash)
+import codecs
+with codecs.open(r"C:\maXbox\EKON24\tweet_data\\" + file, 'r', encoding='utf-8') as f:
+    tweets = f.read()
+#: Okay
+# from: python/cpython issue 111399 (a raw string cannot end in a backslash: concatenate one)
+windows = r'C:\Windows' '\\'
+#: Okay
+# from: bugs.python.org msg350382 (eryksun on Windows paths in literals)
+print(r'C:\Users' '\\')
+#: Okay
+# from: DietrichGebert/ponytail issue 202 (a raw path handed to os.chdir)
+import os
+os.chdir(r"D:\data\csv")
+#: Okay
+# from: mdickinson/refcycle issue 47 (the path in the report is raw)
+filename = r"C:\temp\somefile"
+#: Okay
+# from: wxGlade/wxGlade issue 555 (escaping newlines and tabs for a project file, not a path)
+value = value.replace("\n", "\\n").replace("\t", "\\t")
+#: Okay
+# from: talkin.icu blog/python-path-error-on-windows (the fixed call)
+import os
+os.system(r'c:\path\wappapa\app -f=import')
+#: Okay
+# from: topic.alibabacloud.com (the corrected open)
+f = open('D:/test.txt', 'r')
+#: Okay
+# from: python/cpython Lib/ntpath.py (the separator itself, and the extended-path prefix)
+sep = '\\'
+prefix = '\\\\?\\'
+#: Okay
+# from: python/cpython Lib/csv.py (class excel: a line terminator, not a path)
+lineterminator = '\r\n'
+#: Okay
+# from: python/cpython Lib/http/client.py (protocol bytes)
+header = b'%s: %s\r\n' % (name, value)
+#: Okay
+# from: tartley/colorama colorama/ansi.py (ANSI control sequences)
+CSI = '\033['
+OSC = '\033]'
+BEL = '\a'
+#: Okay
+# from: sympy/sympy sympy/printing/latex.py (LaTeX with doubled backslashes)
+tex = r"\frac{%s}{%s}" % (num, den) + "\\left(%s\\right)" % arg
+#: Okay
+# from: numpy/numpy numpy/distutils/npy_pkg_config.py (a tab-separated listing)
+print("%s\t%s - %s" % (info.name, info.name, info.description))
+#: Okay
+# from: python/cpython Lib/textwrap.py (a tab in a regex)
+import re
+_whitespace_only_re = re.compile('^[ \t]+$', re.MULTILINE)
+#: Okay
+# from: python/cpython Doc/library/subprocess.rst (run with input: text to a pipe, not a path)
+import subprocess
+subprocess.run(['sort'], input='b\na\n', text=True)
+#: Okay
+# from: python/cpython Doc/library/os.rst (os.write: bytes to a descriptor, not a path)
+import os
+os.write(fd, b'\n')
+#: Okay
+# from: python/cpython Lib/shutil.py (move: a message, not a path)
+raise Error("Cannot move a directory '%s' into itself '%s'." % (src, dst))
+#: Okay
+# from: python/cpython Lib/textwrap.py (fill: wrapped lines joined by newlines)
+message = '\n'.join(lines)
+#: Okay
+# from: python/cpython Lib/ntpath.py (realpath: the UNC prefix, doubled)
+unc_prefix = '\\\\?\\UNC\\'
+#: Okay
+# from: python/cpython Lib/test/test_ntpath.py (UNC paths doubled)
+tester('ntpath.splitdrive("\\\\conky\\mountpoint\\foo\\bar")', ('\\\\conky\\mountpoint', '\\foo\\bar'))
+#: Okay
+# from: python/cpython Doc/library/pathlib.rst (PureWindowsPath with forward slashes)
+from pathlib import PureWindowsPath
+p = PureWindowsPath('c:/Program Files/PSF')
+#: Okay
+# from: python/cpython Doc/library/glob.rst (glob.glob, then the names joined by newlines)
+import glob
+files = glob.glob('*.txt')
+lines = '\n'.join(files)
+#: Okay
+# from: python/cpython Doc/library/zipfile.rst (ZipFile.comment: bytes, not a path)
+import zipfile
+with zipfile.ZipFile(target, 'w') as archive:
+    archive.comment = b'created by python\n'
+#: Okay
+# from: python/cpython Lib/tarfile.py (NUL padding in a header, not a path)
+NUL = b"\0"
+#: Okay
+# from: python/cpython Lib/cmd.py (do_help writes a line to stdout)
+self.stdout.write("%s\n" % str(doc))
+#: Okay
+# from: python/cpython Lib/csv.py (class excel_tab)
+delimiter = '\t'
+#: Okay
+# from: python/cpython Lib/email/generator.py (a newline constant)
+NL = '\n'
+#: Okay
+# from: python/cpython Lib/json/encoder.py (ESCAPE_DCT: control characters and their escapes)
+ESCAPE_DCT = {'\\': '\\\\', '"': '\\"', '\b': '\\b', '\f': '\\f', '\n': '\\n', '\r': '\\r', '\t': '\\t'}
+#: Okay
+# from: python/cpython Lib/sysconfig/__init__.py (the nt scheme, written with forward slashes)
+_INSTALL_SCHEMES = {'nt': {'stdlib': '{installed_base}/Lib', 'scripts': '{base}/Scripts'}}
+#: Okay
+# from: python/cpython Lib/os.py (the nt line separator)
+linesep = '\r\n'
+#: Okay
+# from: python/cpython Lib/subprocess.py (list2cmdline quoting: doubled backslashes)
+result.append('\\' * len(bs_buf) * 2)
+#: Okay
+# from: python/cpython Lib/ntpath.py (normpath special prefixes)
+special_prefixes = ('\\\\.\\', '\\\\?\\')
