@@ -80,6 +80,85 @@ os.add_dll_directory('C:\hackrf\bin')
 # from: runebook.dev docs/python/library/os/index-50 (a folder named newton)
 from pathlib import Path
 target = Path('C:\data') / 'newton\file.txt'
+#: ESC501:3:22
+# from: open-mmlab/mmskeleton pull request 294 (mmskl_home 'C:\path\to\mmskeleton' without the r)
+import os
+mmskl_home = 'C:\path\to\mmskeleton'
+os.makedirs(mmskl_home, exist_ok=True)
+#: ESC501:3:20 ESC501:3:24 ESC501:3:33 ESC501:3:40
+# from: chiphogg/vim-vtd pull request 22 (a Windows path handed to Python for sys.path)
+import sys
+sys.path.append('C:\vim\vimfiles\bundle\vim-vtd\python')
+#: ESC501:2:27 ESC501:2:37
+# from: atopile/atopile pull request 279 (plugin_path written into a generated file: "still treat the \n")
+plugin_path = "C:\projects\new-board\atopile\src"
+#: ESC501:3:15
+# from: cognitive-catalyst/watson-beat issue 10 (folders beginning with "a": D:\audio)
+import os
+os.listdir('D:\audio')
+#: ESC501:3:18
+# from: xonsh/xonsh issue 1850 ('r' as the first letter of a directory becomes a carriage return)
+import os
+os.chdir('C:\code\repo')
+#: ESC501:3:45
+# from: mikeckennedy/python-jumpstart-course-demos issue 42 (a folder named 10PythonApps)
+import subprocess
+subprocess.call(['explorer', 'D:\programming\10PythonApps\LoLCat\cat_pictures'])
+#: ESC501:3:32 ESC501:3:37
+# from: python/cpython issue 82120 (os.path.normpath turned part of a path into a "hex number")
+import os
+print(os.path.normpath('D:\work\2019\report.docx'))
+#: ESC501:3:26
+# from: stackoverflow.com questions/42654934 (why r before a path given to read_csv)
+import pandas as pd
+df = pd.read_csv('C:\data\new_sales.csv')
+#: ESC501:2:11 ESC501:2:22
+# from: bqtyf.cn windows/how-to-correctly-specify-windows-file-paths-in-python-string (C:\new_folder\test.txt)
+path = "C:\new_folder\test.txt"
+#: ESC501:3:12
+# from: ecweb.ecer.com topic 259933 (a path kept in a variable for read_excel)
+import pandas as pd
+file1 = "F:\test\data1.xlsx"
+df = pd.read_excel(file1, sheet_name="Sheet1")
+#: ESC501:4:22
+# from: PyFilesystem/pyfilesystem issue 156 ('foo\bar': two names and no extension, a known miss)
+from fs.osfs import OSFS
+os_fs = OSFS('/')
+os_fs.getsyspath('foo\bar')
+#: ESC501:3:15
+# from: ragestack/blockchain-parser issue 15 (Invalid argument: 'D:\\BTC\x08locks')
+import os
+dirA = 'D:\BTC\blocks'
+fList = os.listdir(dirA)
+#: ESC501:3:29 ESC501:3:39 ESC501:3:92 ESC501:3:102
+# from: ram-jayapalan/filesplit issue 9 (\f and \n in both the file and the output folder)
+from fsplit.filesplit import FileSplit
+fs = FileSplit(file='C:\Temp\filesplit\new1.dat', splitsize=1000000000, output_dir='C:\Temp\filesplit\new_files')
+#: ESC501:3:51
+# from: GENI-NSF/geni-tools issue 640 (a log file under \tmp joined to the home folder)
+import os
+log = open(os.path.join('C:\\Users\\local_user', '\tmp\stitcher.log'), 'a')
+#: ESC501:3:21 ESC501:3:26
+# from: python/cpython issue 83696 (bpo 39515: "pathlib won't strip \n in path")
+import pathlib
+p = pathlib.Path('D:\test\new.txt')
+#: ESC501:3:45 ESC501:3:49
+# from: pywinauto/pywinauto issue 1021 (starting C:\tmp\first second\some.exe)
+from pywinauto.application import Application
+app = Application(backend="win32").start('C:\tmp\first second\some.exe')
+#: ESC501:3:13
+# from: corpnewt/gibMacOS issue 209 (the scripts kept in C:\abv asgas\gibMacOS)
+import os
+os.chdir('C:\abv asgas\gibMacOS')
+#: ESC501:3:66
+# from: OpenModelica/OMPython issue 109 (the omc command under C:\Program Files)
+import subprocess
+omc = subprocess.Popen('C:\Program Files\OpenModelica1.14.1-64bit\bin\omc --interactive=zmq', shell=True)
+#: ESC501:3:19
+# from: ankonzoid/artificio pull request 2 (a relative output folder .\query\asparagus)
+import os
+out_dir = '.\query\asparagus'
+os.makedirs(out_dir, exist_ok=True)
 #
 # --- clean look-alikes -----------------------------------------------------
 #: Okay
