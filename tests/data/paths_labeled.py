@@ -159,6 +159,15 @@ omc = subprocess.Popen('C:\Program Files\OpenModelica1.14.1-64bit\bin\omc --inte
 import os
 out_dir = '.\query\asparagus'
 os.makedirs(out_dir, exist_ok=True)
+#: ESC501:2:29 ESC501:2:32
+# from: kouhan.cn article 00022271 (a UNC path \\HOST\share\path\to\file written without the r)
+with open('\\HOST\share\path\to\file', 'r') as file:
+    content = file.read()
+#: ESC501:3:12
+# from: industrialmonitordirect.com knowledgebase python-unc-path-network-file-access ("\192 is interpreted as octal")
+import pandas as pd
+with open('\192.168.209.191\Data\Main.csv') as f:
+    parts = pd.read_csv(f)
 #
 # --- clean look-alikes -----------------------------------------------------
 #: Okay
