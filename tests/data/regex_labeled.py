@@ -286,3 +286,12 @@ def nts(s, encoding, errors):
     if p != -1:
         s = s[:p]
     return s.decode(encoding, errors)
+#: Okay
+# from: astral-sh/ruff issue 19707 (octal escapes with a leading 0 mean the same raw or not)
+import re
+print(re.findall("\0|\07|\014", "\0\a\f"))
+print(re.findall(b"\0|\07|\014", b"\0\a\f"))
+#: Okay
+# from: astral-sh/ruff issue 14529 (control characters in a character class)
+import re
+_RE_STRIP = re.compile("[ \t\r\n]+")
