@@ -104,6 +104,12 @@ import re
 rules = {'.(?P<word>\w)': '\1', 'text1': 'text2'}
 for pattern, replacement in rules.items():
     text = re.sub(pattern, replacement, text)
+#: ESC402:3:23
+# from: internetarchive/openlibrary openlibrary/catalog (re_skip, repeated in several catalog scripts of 2009-2010)
+import re
+re_skip = re.compile('\b([A-Z]|Co|Dr|Jr|Capt|Mr|Mrs|Ms|Prof|Rev|Revd|Hon)\.$')
+def has_dot(s):
+    return s.endswith('.') and not re_skip.search(s)
 #
 # --- clean look-alikes -----------------------------------------------------
 #: Okay
