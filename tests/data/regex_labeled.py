@@ -110,6 +110,14 @@ import re
 re_skip = re.compile('\b([A-Z]|Co|Dr|Jr|Capt|Mr|Mrs|Ms|Prof|Rev|Revd|Hon)\.$')
 def has_dot(s):
     return s.endswith('.') and not re_skip.search(s)
+#: ESC402:3:23 ESC402:3:30 ESC402:3:35 ESC402:3:41 ESC402:3:46 ESC402:3:53
+# from: NARKOZ/hacker-scripts python/kumar_asshole.py (the words to look for in Kumar's e-mail)
+import re
+pattern = re.compile("\bsorry\b | \bhelp\b | \bwrong\b ", flags=re.I)
+#: ESC402:3:30 ESC402:3:37 ESC402:3:40 ESC402:3:59
+# from: thiswillbeyourgithub/AnnA_Anki_neuronal_Appendix AnnA.py (stop words as one alternation)
+import re
+stopw_compiled = re.compile("\b" + "\b|\b".join(stops) + "\b", flags=re.MULTILINE | re.IGNORECASE)
 #
 # --- clean look-alikes -----------------------------------------------------
 #: Okay
