@@ -160,8 +160,8 @@ def fix_text(
                 safe_edits.extend(edits)
             else:
                 left_alone.extend((found.line, found.col, code) for code, found in items)
-        if not _same_ast(tree, apply(text, safe_edits)):
-            left_alone.extend((f.line, f.col, c) for edits, items in safe for c, f in items)
+        if not _same_ast(tree, apply(text, safe_edits)):  # together they still differ: none
+            left_alone = [(f.line, f.col, c) for _, items in safe for c, f in items]
             safe_edits = []
     fixed.extend(code for edits, items in safe for code, _ in items
                  if edits and edits[0] in safe_edits)
