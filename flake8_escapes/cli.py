@@ -15,7 +15,8 @@ from collections import Counter
 from pathlib import Path
 from typing import Iterator, Sequence
 
-from flake8_escapes import __version__, context, fix, rules
+from flake8_escapes import __version__, fix, rules
+from flake8_escapes.plugin import regex_functions_argument
 
 FIXABLE = fix.SAFE + fix.UNSAFE
 
@@ -32,13 +33,6 @@ def _codes(value: str) -> list[str]:
     if not chosen:
         raise argparse.ArgumentTypeError('names no code')
     return chosen
-
-
-def _regex_functions(value: str) -> dict[str, context.Signature]:
-    try:
-        return context.parse_functions(value)
-    except ValueError as error:
-        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 def parser() -> argparse.ArgumentParser:
@@ -58,7 +52,7 @@ def parser() -> argparse.ArgumentParser:
                         help='print the changes as a unified diff instead of writing them')
     fixing.add_argument('--select', type=_codes, metavar='CODES',
                         help='comma-separated codes or prefixes to fix (default: all it may)')
-    fixing.add_argument('--escapes-regex-functions', type=_regex_functions, default={},
+    fixing.add_argument('--escapes-regex-functions', type=regex_functions_argument, default={},
                         metavar='NAME:PAT[:REPL],...',
                         help='your own regex functions, as for the flake8 option of that name')
     fixing.add_argument('paths', nargs='+', metavar='PATH', help='files, or directories to search for *.py')

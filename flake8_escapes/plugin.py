@@ -11,7 +11,9 @@ from flake8_escapes import __version__, checks, context
 REGEX_FUNCTIONS_OPTION = '--escapes-regex-functions'
 
 
-def _regex_functions(value: str) -> dict[str, context.Signature]:
+def regex_functions_argument(value: str) -> dict[str, context.Signature]:
+    """``--escapes-regex-functions`` as an argparse type (flake8's and the fixer's):
+    a malformed value becomes an error that argparse reports with the option's name."""
     try:
         return context.parse_functions(value)
     except ValueError as error:
@@ -38,7 +40,7 @@ class Plugin:
             REGEX_FUNCTIONS_OPTION,
             default='',
             parse_from_config=True,
-            type=_regex_functions,
+            type=regex_functions_argument,
             help='Your own regex functions, whose arguments ESC4xx checks like re.sub\'s: '
                  'comma-separated NAME:PATTERN_POS[:REPL_POS] (positions from 0, either may be '
                  'empty), e.g. "mylib.rx_sub:0:1,mylib.rx_find:0".',
@@ -48,7 +50,7 @@ class Plugin:
     def parse_options(cls, options: argparse.Namespace) -> None:
         value = options.escapes_regex_functions
         # argparse converts a default given as a string; flake8 6 may hand the raw text.
-        cls.regex_functions = _regex_functions(value) if isinstance(value, str) else value
+        cls.regex_functions = regex_functions_argument(value) if isinstance(value, str) else value
 
     def run(self) -> Iterator[tuple[int, int, str, type]]:
         reports = checks.all_reports(self.tree, self.file_tokens, self.lines, self.regex_functions)
