@@ -118,6 +118,12 @@ pattern = re.compile("\bsorry\b | \bhelp\b | \bwrong\b ", flags=re.I)
 # from: thiswillbeyourgithub/AnnA_Anki_neuronal_Appendix AnnA.py (stop words as one alternation)
 import re
 stopw_compiled = re.compile("\b" + "\b|\b".join(stops) + "\b", flags=re.MULTILINE | re.IGNORECASE)
+#: ESC402:3:37 ESC402:3:46 ESC402:5:16 ESC402:5:25
+# from: WantedTechnologies/xpresso README.md (the Python side of its comparisons: long words)
+import re
+for long_word_match in re.finditer("\b\w{10,}\b", text):
+    print(long_word_match.group(0))
+text = re.sub("\b\w{10,}\b", to_upper_case, text)
 #
 # --- clean look-alikes -----------------------------------------------------
 #: Okay
