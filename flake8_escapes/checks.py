@@ -113,13 +113,13 @@ def looks_like_windows_path(piece: Piece) -> str:
     if not piece.spans:
         return ''
     text, begin, end = piece.text, piece.spans[0][0], piece.spans[-1][1]
-    if LINE_ENDS.search(text, begin, end) is not None:
-        return ''
     if WINDOWS_PATH.fullmatch(text, begin, end) is not None:
-        return PATH_BY_TEXT
-    if WEAK_WINDOWS_PATH.fullmatch(text, begin, end) is not None:
-        return PATH_IF_USED
-    return ''
+        kind = PATH_BY_TEXT
+    elif WEAK_WINDOWS_PATH.fullmatch(text, begin, end) is not None:
+        kind = PATH_IF_USED
+    else:
+        return ''  # most pieces: no line-end search needed
+    return '' if LINE_ENDS.search(text, begin, end) is not None else kind
 
 
 def meaning(escape: escapes.Escape) -> str:
@@ -276,7 +276,7 @@ def all_reports(
     roles: list[context.Role] = []
     if candidates or maybe_paths:  # the AST pass only for files that need it
         candidate_lines = sorted({item.line for item in candidates + maybe_paths})
-        roles = context.regex_roles(tree, lines, regex_functions, candidate_lines)
+        roles = context.literal_roles(tree, lines, regex_functions, candidate_lines)
     reports.extend(windows_path_hazards(found, roles))
     if candidates:
         reports.extend(regex_hazards(candidates, roles))

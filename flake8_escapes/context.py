@@ -1,4 +1,4 @@
-"""One AST pass that says where a literal is used as a regex pattern or replacement.
+"""One AST pass that says where a literal is used as a regex pattern or replacement, or a path.
 
 The tokens say what a literal spells; only the AST says where it is used.  The
 pass runs only for files that hold a candidate escape (an octal escape that
@@ -411,7 +411,7 @@ def means_backspace(expression: ast.expr) -> bool:
     return isinstance(value, str) and '\b' in value and set(value) <= BACKSPACE_PATTERN_CHARS
 
 
-def regex_roles(
+def literal_roles(
     tree: ast.AST, lines: list[str], functions: dict[str, Signature], candidate_lines: list[int],
 ) -> list[Role]:
     """Each literal used as a regex pattern or replacement, or as a path, near
