@@ -246,11 +246,13 @@ def role_at(
 def regex_hazards(candidates: Iterable[Found], roles: list[context.Role]) -> Iterator[Report]:
     """ESC401, ESC402: valid escapes that change what a regex means."""
     for line, col, escape, piece, _ in candidates:
-        used = role_at(roles, line, col, (context.PATTERN, context.REPLACEMENT))
+        used = role_at(roles, line, col, (context.PATTERN, context.REPLACEMENT, context.DISCARDED))
         role = used.role if used else None
         offset = escape.offset
+        if role == context.DISCARDED:
+            continue
         if is_backreference_like(escape):
-            if role == context.PATTERN and in_character_class(piece.text, offset):
+            if role == context.PATTERN and (used.groupless or in_character_class(piece.text, offset)):
                 continue
             if role is None and not reads_like_regex(piece.text):
                 continue

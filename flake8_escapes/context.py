@@ -38,6 +38,11 @@ from typing import Iterable, NamedTuple
 Position = tuple[int, int]
 
 PATTERN = 'pattern'
+#: A string statement that is not a docstring: its value is thrown away
+#: (code kept in a string to disable it), so nothing in it changes behaviour.
+DISCARDED = 'discarded'
+#: Statements whose body may open with a docstring.
+DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 #: Statement parts that hold a body of their own besides expressions.
 CLAUSES = (ast.excepthandler, ast.match_case)
 REPLACEMENT = 'replacement'
@@ -52,8 +57,9 @@ class Role(NamedTuple):
 
     start: Position
     end: Position      # exclusive
-    role: str          # PATTERN or REPLACEMENT
-    means_backspace: bool  # the whole pattern is a backspace matcher (see above)
+    role: str          # PATTERN, REPLACEMENT, PATH or DISCARDED
+    means_backspace: bool = False  # the whole pattern is a backspace matcher (see above)
+    groupless: bool = False        # the whole pattern is literal text without a group
 
 
 class Signature(NamedTuple):
@@ -171,9 +177,14 @@ class _Visitor(ast.NodeVisitor):
         first = bisect_left(self.lines, node.lineno)
         return first < len(self.lines) and self.lines[first] <= (node.end_lineno or node.lineno)
 
-    def scan(self, body: list[ast.stmt]) -> None:
-        for stmt in body:
+    def scan(self, body: list[ast.stmt], docstring_first: bool = False) -> None:
+        for index, stmt in enumerate(body):
             kind = type(stmt)
+            if (kind is ast.Expr and isinstance(stmt.value, (ast.Constant, ast.JoinedStr))
+                    and not (index == 0 and docstring_first) and self.spans_candidate(stmt)):
+                if isinstance(stmt.value, ast.JoinedStr) or isinstance(stmt.value.value, (str, bytes)):
+                    self.roles.append((stmt.value, DISCARDED))
+                continue
             if not self.binding:
                 pass
             elif kind is ast.Import:
@@ -188,9 +199,10 @@ class _Visitor(ast.NodeVisitor):
             elif kind in (ast.For, ast.AsyncFor):
                 self.bind_loop(stmt)
             has_candidate = self.spans_candidate(stmt)
-            for _, value in ast.iter_fields(stmt):
+            defines = kind in DEFINITIONS
+            for field, value in ast.iter_fields(stmt):
                 if isinstance(value, list) and value and isinstance(value[0], ast.stmt):
-                    self.scan(value)
+                    self.scan(value, defines and field == 'body')
                 elif isinstance(value, list) and value and isinstance(value[0], CLAUSES):
                     for clause in value:
                         if has_candidate:
@@ -411,6 +423,18 @@ def means_backspace(expression: ast.expr) -> bool:
     return isinstance(value, str) and '\b' in value and set(value) <= BACKSPACE_PATTERN_CHARS
 
 
+def groupless(expression: ast.expr) -> bool:
+    """Is the expression one literal with no group, so that re could not
+    read an octal escape in it as a backreference (mercurial's '\\1\\n'
+    metadata marker)?"""
+    if not isinstance(expression, ast.Constant):
+        return False
+    value = expression.value
+    if isinstance(value, bytes):
+        return b'(' not in value
+    return isinstance(value, str) and '(' not in value
+
+
 def literal_roles(
     tree: ast.AST, lines: list[str], functions: dict[str, Signature], candidate_lines: list[int],
 ) -> list[Role]:
@@ -422,7 +446,7 @@ def literal_roles(
     """
     body = getattr(tree, 'body', [])
     visitor = _Visitor(functions, candidate_lines)
-    visitor.scan(body)
+    visitor.scan(body, docstring_first=True)
     # pattern = '\\bword'; ...; re.search(pattern, s): visit the statements
     # that use such a name too (found in the text, then checked in the AST).
     names = visitor.names_holding_candidates()
@@ -432,13 +456,14 @@ def literal_roles(
         visitor.lines = sorted(set(uses) - set(candidate_lines))
         visitor.binding = False
         if visitor.lines:
-            visitor.scan(body)
+            visitor.scan(body, docstring_first=True)
     roles = []
     for expression, role in visitor.roles:
         backspace = means_backspace(expression)
+        no_group = role == PATTERN and groupless(expression)
         for literal in literals_in(expression):
             start_line, end_line = literal.lineno, literal.end_lineno or literal.lineno
             start = (start_line, _char_col(lines[start_line - 1], literal.col_offset))
             end = (end_line, _char_col(lines[end_line - 1], literal.end_col_offset or 0))
-            roles.append(Role(start, end, role, backspace))
+            roles.append(Role(start, end, role, backspace, no_group))
     return roles

@@ -115,6 +115,30 @@ SOH = '\1'
 # Serialized tables are mostly escapes: data, not a regex.
 ATN = "\3\u608b\ua72b\b\4\t\4\4\t\1(\2)\w"
 #: Okay
+# A pattern with no group cannot hold a backreference: '\1' is the character.
+import re
+re.compile('\1\n'), re.search(b'\2\n', data)
+#: ESC401:2:13 ESC401:3:12
+import re
+re.compile('\1\n(a)')
+re.sub('(a)\1', '', s)
+#: ESC301:9:26
+# A string statement that is not a docstring is thrown away (code kept in a
+# string to disable it): what it spells changes nothing.
+def login(self):
+    self.connect()
+    """
+    form = self._search_regex(r'(?P<form><form[^>]+id=(["\'])%s\2)' % FORM, page)
+    """
+    if ok:
+        '''x = re.sub(r"(\w+)", "<\1>", s)'''
+#: ESC301:2:28 ESC401:2:37 ESC401:5:28
+def login(self):
+    """Disabled: re.sub(r"(\w+)", "<\1>", s)"""
+class Form:
+    """The template of the form."""
+    y = re.sub(r"(\w+)", "<\1>", s)
+#: Okay
 # '\b' among other terminal controls is a backspace on purpose.
 import re
 re.compile('(\a|\b|\r(?!\n))'), re.compile('\x1b|\b')

@@ -315,3 +315,21 @@ print(re.findall(b"\0|\07|\014", b"\0\a\f"))
 # from: astral-sh/ruff issue 14529 (control characters in a character class)
 import re
 _RE_STRIP = re.compile("[ \t\r\n]+")
+#: Okay
+# from: mercurial (PyPI 4.5) mercurial/filelog.py (the '\1\n' marker around file metadata; found by tests/survey.py)
+import re
+_mdre = re.compile('\1\n')
+def parsemeta(text):
+    if text[:2] != '\1\n':
+        return None, None
+    end = _mdre.search(text, 2).start()
+    return text[2:end], end + 2
+#: Okay
+# from: ytdl-org/youtube-dl youtube_dl/extractor/crunchyroll.py (2018.02.26: an old login kept in a string; found by tests/survey.py)
+def _login(self):
+    self._download_webpage(self._LOGIN_URL, None, data=form)
+    '''
+    login_form_str = self._search_regex(
+        r'(?P<form><form[^>]+?id=(["\'])%s\2[^>]*>)' % self._LOGIN_FORM,
+        login_page, 'login form', group='form')
+    '''
