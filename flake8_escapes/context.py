@@ -41,6 +41,8 @@ PATTERN = 'pattern'
 #: A string statement that is not a docstring: its value is thrown away
 #: (code kept in a string to disable it), so nothing in it changes behaviour.
 DISCARDED = 'discarded'
+#: The characters of the one-digit octal escapes \\1 to \\7.
+NUMBERED_CONTROLS = frozenset('\x01\x02\x03\x04\x05\x06\x07')
 #: Statements whose body may open with a docstring.
 DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 #: Statement parts that hold a body of their own besides expressions.
@@ -424,15 +426,21 @@ def means_backspace(expression: ast.expr) -> bool:
 
 
 def groupless(expression: ast.expr) -> bool:
-    """Is the expression one literal with no group, so that re could not
-    read an octal escape in it as a backreference (mercurial's '\\1\\n'
-    metadata marker)?"""
+    """Is the expression one literal with no group and one numbered control
+    character, a marker such as mercurial's '\\1\\n' around file metadata?
+
+    re could not read an octal escape there as a backreference.  Several
+    numbered ones in a row ('\\1.\\2. \\3', estnltk) are a replacement template
+    passed where the pattern goes: still reported.
+    """
     if not isinstance(expression, ast.Constant):
         return False
     value = expression.value
     if isinstance(value, bytes):
-        return b'(' not in value
-    return isinstance(value, str) and '(' not in value
+        value = value.decode('latin-1')
+    if not isinstance(value, str) or '(' in value:
+        return False
+    return len(NUMBERED_CONTROLS.intersection(value)) <= 1
 
 
 def literal_roles(

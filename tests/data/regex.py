@@ -118,10 +118,12 @@ ATN = "\3\u608b\ua72b\b\4\t\4\4\t\1(\2)\w"
 # A pattern with no group cannot hold a backreference: '\1' is the character.
 import re
 re.compile('\1\n'), re.search(b'\2\n', data)
-#: ESC401:2:13 ESC401:3:12
+#: ESC401:2:13 ESC401:3:12 ESC401:5:9 ESC401:5:12 ESC401:5:16
 import re
 re.compile('\1\n(a)')
 re.sub('(a)\1', '', s)
+# Numbered escapes in a row are a template in the pattern's place.
+re.sub('\1.\2. \3', '', s)
 #: ESC301:9:26
 # A string statement that is not a docstring is thrown away (code kept in a
 # string to disable it): what it spells changes nothing.

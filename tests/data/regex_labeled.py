@@ -124,6 +124,70 @@ import re
 for long_word_match in re.finditer("\b\w{10,}\b", text):
     print(long_word_match.group(0))
 text = re.sub("\b\w{10,}\b", to_upper_case, text)
+#: ESC402:4:29 ESC402:4:34
+# from: amperser/proselint proselint/checks/misc/waxed.py (the early exit that never lets a text through)
+import re
+def check(text):
+    if not any(re.finditer("\bwax\b", text, re.IGNORECASE)):
+        return []
+    return preferred_forms_check(text, ITEMS, ERR, MSG)
+#: ESC402:7:36 ESC402:7:48
+# from: GEMINI-Medicine/pyDeid src/pyDeid/phi_types/names.py (is_probably_name: the all-caps branch lost its r)
+import re
+def is_probably_name(key, phi):
+    return (not is_common(key.phi)
+            or (is_type(key, 'Name', True, phi)
+                and (re.search(r'\b(([A-Z])([a-z]+))\b', key.phi)
+                     or re.search('\b(([A-Z]+))\b', key.phi))))
+#: ESC402:3:14
+# from: satwikkansal/wtfpython pull request 249 (README "Blurred boundaries": cooked literals as patterns)
+import re
+re.match('wtf\b', 'wtf')
+re.match('wtf\B', 'wtfwtf')
+#: ESC401:7:58 ESC401:7:60 ESC401:7:63
+# from: cargo8/PennAppsF12 SmtpApiHeader.py (SendGrid's X-SMTPAPI header helper, copied into many projects)
+import json
+import re
+class SmtpApiHeader:
+    def as_json(self):
+        j = json.dumps(self.data)
+        return re.compile('(["\]}])([,:])(["\[{])').sub('\1\2 \3', j)
+#: ESC401:6:27
+# from: lockss/lockss-daemon scripts/tdb/tdbxml.py (a revision with the patterns compiled once; the first one had r'\1')
+import re
+RE_VOLUME = re.compile(r'Volume\s+(\S+)$')
+RE_WHITE = re.compile(r'\s+')
+def short_au_name(au):
+    name = RE_VOLUME.sub('\1', au.name())
+    return RE_WHITE.sub('', name)
+#: ESC401:6:38 ESC401:6:41 ESC401:6:45 ESC401:9:38 ESC401:9:42
+# from: estnltk/estnltk estnltk/taggers/text_segmentation/patterns.py (initials: the template passed where the pattern goes)
+import re
+initial_patterns = [
+    {'pattern_type': 'name',
+     'example': 'A. H. Tammsaare',
+     'normalized': lambda m: re.sub('\1.\2. \3', '', m.group(0))},
+    {'pattern_type': 'name',
+     'example': 'A. Hein',
+     'normalized': lambda m: re.sub('\1. \2', '', m.group(0))},
+]
+#: ESC401:7:47 ESC401:7:51
+# from: buildbot (PyPI 0.8.5) buildbot/status/web/base.py (changelinkfilter docstring; found by surveying old PyPI releases)
+def changelinkfilter(changelink):
+    ''' Returns a function that adds links to bug ids in comments.
+
+        @param changelink: a tuple of
+            1. a regex to match what we look for
+            2. an url with regex refs (\g<0>, \1, \2, etc) for the href
+    '''
+#: ESC401:5:11
+# from: forum.html.it thread 2950612 (the rules kept in a dict: a known miss, the dict is not followed)
+import re
+matches = {
+    'a': '(.*)',
+    'b': '\1',
+}
+result = re.sub(r'' + matches['a'], r'' + matches['b'], 'Prova')
 #
 # --- clean look-alikes -----------------------------------------------------
 #: Okay
