@@ -188,6 +188,46 @@ matches = {
     'b': '\1',
 }
 result = re.sub(r'' + matches['a'], r'' + matches['b'], 'Prova')
+#: ESC401:7:29 ESC401:10:31
+# from: evennia/evennia evennia/contrib/rpsystem.py (ordered_permutation_regex and parse_language strip the {#nnn} markers)
+import re
+_RE_REF = re.compile(r"\{+\#([0-9]+)\}+")
+_RE_REF_LANG = re.compile(r"\{+\##([0-9]+)\}+")
+def ordered_permutation_regex(sentence):
+    # escape {#nnn} markers from sentence, replace with nnn
+    sentence = _RE_REF.sub("\1", sentence)
+    return sentence.split()
+def parse_language(speaker, emote):
+    emote = _RE_REF_LANG.sub("\1", emote)
+    return emote
+#: ESC401:6:46
+# from: mailpile/Mailpile issue 1626 (mailpile/mailutils.py: the alt text of an image in an HTML mail)
+import re
+class HTMLCleaner:
+    RE_HTML_IMG_ALT = re.compile(r'<img[^>]+alt=["\']([^"\']+)["\'][^>]*>', re.I)
+    def img_alt(self, tag):
+        return re.sub(self.RE_HTML_IMG_ALT, '\1', tag).strip()
+#: ESC401:7:30 ESC401:7:40
+# from: mediamatic/ikdisplay ikdisplay/source.py (activity stream: the URL of the actor's figure, through Match.expand)
+import re
+def figure_uri(payload):
+    actor_uri = str(payload.author.uri)
+    match = re.match(r'^(http://[^/]+)/id/(\d+)$', actor_uri)
+    if match:
+        return match.expand('\1/figure/\2?width=80&height=80')
+    return None
+#: ESC402:3:27 ESC402:3:42 ESC402:8:25 ESC402:8:29
+# from: ethanrowe/python-data-packager data_packager/__init__.py (the requirement check: '\b' around each name)
+import re
+REQ_PATTERN = re.compile('\bdata_packager\b')
+INSTALL_REQUIREMENTS = ['data_packager']
+def merge_install_requires(reqs):
+    reqs = list(reqs)
+    for req in INSTALL_REQUIREMENTS:
+        p = re.compile('\b%s\b' % req)
+        if not any(p.match(r) for r in reqs):
+            reqs.append(req)
+    return reqs
 #
 # --- clean look-alikes -----------------------------------------------------
 #: Okay
@@ -397,3 +437,11 @@ def _login(self):
         r'(?P<form><form[^>]+?id=(["\'])%s\2[^>]*>)' % self._LOGIN_FORM,
         login_page, 'login form', group='form')
     '''
+#: Okay
+# from: mjg/dblatex-hg lib/dbtexmf/dblatex/texhyphen.py (BasicHyphenator: '\1' marks the hyphenation points, then becomes \-)
+import re
+class BasicHyphenator:
+    def hyphenate(self, text):
+        ntext = "\1".join(list(text)).encode()
+        ntext = re.sub(b"\1? \1?", b" ", ntext)
+        return ntext.replace(b"\1", self.hyphenchar)
