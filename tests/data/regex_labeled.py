@@ -228,6 +228,27 @@ def merge_install_requires(reqs):
         if not any(p.match(r) for r in reqs):
             reqs.append(req)
     return reqs
+#: ESC402:3:9 ESC402:3:14
+# from: www.tanhaa.net 2013/06/21 "Python RE Module: Word Boundaries" (the pattern kept in a name first)
+import re
+patt = "\bcat\b"
+text = "My cat is brown"
+print(re.search(patt, text).group())
+#: ESC402:3:22
+# from: cofoh.com advanced-regex-tutorial-python/formatting ("wrong! \b is ASCII backspace character")
+import re
+regularexpression = "\byellow"
+found = re.search(regularexpression, "mellow yellow")
+#: ESC401:5:65 ESC401:6:65 ESC401:7:56 ESC401:7:59
+# from: pallets/jinja ext/django2jinja/django2jinja.py (Jinja2 2.6: the example in the module docstring; found by surveying old PyPI releases)
+"""
+    Here is an example how to translate your django variables to jinja2::
+
+        var_re = ((re.compile(r"(u|user)\.is_authenticated"), r"\1.is_authenticated()", None),
+                  (re.compile(r"\.get_([0-9_\w]+)_url"), r".get_\1_url()", None),
+                  (re.compile(r"\.([0-9])($|\s+)"), r"[\1]\2", None),
+        )
+"""
 #
 # --- clean look-alikes -----------------------------------------------------
 #: Okay
