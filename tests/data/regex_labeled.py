@@ -249,6 +249,23 @@ found = re.search(regularexpression, "mellow yellow")
                   (re.compile(r"\.([0-9])($|\s+)"), r"[\1]\2", None),
         )
 """
+#: ESC401:7:42
+# from: txt2tags/txt2tags test/lib.py (remove_version: both sides of the comparison get the same U+0001, so the tests still pass)
+import re
+def remove_version(text):
+    version_re = r'\d+\.\d+\.?(\d+)?'
+    for regex in [r'(Txt2tags) %(version_re)s',
+                  r'(txt2tags version) %(version_re)s']:
+        text = re.sub(regex % locals(), '\1', text)
+    return text
+#: ESC401:4:35
+# from: estraier/bikibikibob bbb_generate.py (PrintRichPhrase: [phrase] loses its brackets and its text)
+import re
+def print_rich_phrase(P, index, text):
+    text = re.sub(r"^\[(.*)\]$", "\1", text)
+    match = re.fullmatch(r"\*(.*)\*", text)
+    if match:
+        P('<b>{}</b>', match.group(1), end="")
 #
 # --- clean look-alikes -----------------------------------------------------
 #: Okay
