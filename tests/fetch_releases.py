@@ -50,17 +50,20 @@ def fetch(name: str, before: str, into: str) -> str:
     target = os.path.join(into, f'{name}-{version}')
     if os.path.exists(target):
         return f'{target}: already there'
-    with urllib.request.urlopen(urllib.parse.urljoin(url, chosen['url']), timeout=300) as response:
-        data = response.read()
-    os.makedirs(target)
-    if chosen['filename'].endswith(('.zip', '.whl')):
-        zipfile.ZipFile(io.BytesIO(data)).extractall(target)
-    else:
-        with tarfile.open(fileobj=io.BytesIO(data)) as archive:
-            if hasattr(tarfile, 'data_filter'):  # 3.12+, and 3.10/3.11 security releases
-                archive.extractall(target, filter='data')
-            else:
-                archive.extractall(target)
+    try:
+        with urllib.request.urlopen(urllib.parse.urljoin(url, chosen['url']), timeout=300) as response:
+            data = response.read()
+        os.makedirs(target)
+        if chosen['filename'].endswith(('.zip', '.whl')):
+            zipfile.ZipFile(io.BytesIO(data)).extractall(target)
+        else:
+            with tarfile.open(fileobj=io.BytesIO(data)) as archive:
+                if hasattr(tarfile, 'data_filter'):  # 3.12+, and 3.10/3.11 security releases
+                    archive.extractall(target, filter='data')
+                else:
+                    archive.extractall(target)
+    except (OSError, tarfile.TarError, zipfile.BadZipFile) as error:
+        return f'{name}: {chosen["filename"]} not unpacked ({error})'
     return f'{target}: {chosen["filename"]} ({chosen["upload_time"][:10]})'
 
 
