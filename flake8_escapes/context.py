@@ -182,10 +182,9 @@ class _Visitor(ast.NodeVisitor):
     def scan(self, body: list[ast.stmt], docstring_first: bool = False) -> None:
         for index, stmt in enumerate(body):
             kind = type(stmt)
-            if (kind is ast.Expr and isinstance(stmt.value, (ast.Constant, ast.JoinedStr))
+            if (kind is ast.Expr and is_string(stmt.value)
                     and not (index == 0 and docstring_first) and self.spans_candidate(stmt)):
-                if isinstance(stmt.value, ast.JoinedStr) or isinstance(stmt.value.value, (str, bytes)):
-                    self.roles.append((stmt.value, DISCARDED))
+                self.roles.append((stmt.value, DISCARDED))
                 continue
             if not self.binding:
                 pass
@@ -415,14 +414,26 @@ def literals_in(node: ast.expr) -> Iterable[ast.expr]:
                         yield from literals_in(item)
 
 
-def means_backspace(expression: ast.expr) -> bool:
-    """Is the expression one literal whose value only matches backspaces?"""
+def is_string(node: ast.expr) -> bool:
+    """A str or bytes literal, or an f-string."""
+    return isinstance(node, ast.JoinedStr) or (
+        isinstance(node, ast.Constant) and isinstance(node.value, (str, bytes)))
+
+
+def constant_text(expression: ast.expr) -> str | None:
+    """The value of a single str or bytes literal (bytes read as latin-1), else None."""
     if not isinstance(expression, ast.Constant):
-        return False
+        return None
     value = expression.value
     if isinstance(value, bytes):
-        value = value.decode('latin-1')
-    return isinstance(value, str) and '\b' in value and set(value) <= BACKSPACE_PATTERN_CHARS
+        return value.decode('latin-1')
+    return value if isinstance(value, str) else None
+
+
+def means_backspace(expression: ast.expr) -> bool:
+    """Is the expression one literal whose value only matches backspaces?"""
+    value = constant_text(expression)
+    return value is not None and '\b' in value and set(value) <= BACKSPACE_PATTERN_CHARS
 
 
 def groupless(expression: ast.expr) -> bool:
@@ -433,14 +444,8 @@ def groupless(expression: ast.expr) -> bool:
     numbered ones in a row ('\\1.\\2. \\3', estnltk) are a replacement template
     passed where the pattern goes: still reported.
     """
-    if not isinstance(expression, ast.Constant):
-        return False
-    value = expression.value
-    if isinstance(value, bytes):
-        value = value.decode('latin-1')
-    if not isinstance(value, str) or '(' in value:
-        return False
-    return len(NUMBERED_CONTROLS.intersection(value)) <= 1
+    value = constant_text(expression)
+    return value is not None and '(' not in value and len(NUMBERED_CONTROLS.intersection(value)) <= 1
 
 
 def literal_roles(

@@ -12,6 +12,7 @@ original file before calling a report real.
 from __future__ import annotations
 
 import argparse
+import functools
 import sys
 import sysconfig
 import warnings
@@ -23,12 +24,18 @@ from helpers import parsed, reports
 from flake8_escapes.plugin import Plugin
 
 
-def converted(path: str) -> str | None:
-    """The file's text after lib2to3, or None if it cannot be read or converted."""
+@functools.lru_cache(maxsize=None)
+def refactoring_tool():  # lib2to3 is imported only when --py2 asks for it
+    """lib2to3's converter with all its fixers, built once."""
     with warnings.catch_warnings():
         warnings.simplefilter('ignore')  # lib2to3 is deprecated
         from lib2to3 import refactor
-    tool = refactor.RefactoringTool(refactor.get_fixers_from_package('lib2to3.fixes'))
+    return refactor.RefactoringTool(refactor.get_fixers_from_package('lib2to3.fixes'))
+
+
+def converted(path: str) -> str | None:
+    """The file's text after lib2to3, or None if it cannot be read or converted."""
+    tool = refactoring_tool()
     try:
         with open(path, encoding='utf-8') as f:
             text = f.read()
