@@ -1,4 +1,4 @@
-"""One function per family: escapes in, (line, col, message) out."""
+"""One function per family: escapes in, (line, col, rule, fields) out."""
 from __future__ import annotations
 
 import ast
@@ -9,7 +9,8 @@ from typing import Iterable, Iterator
 from flake8_escapes import context, escapes, literals, rules
 from flake8_escapes.literals import Found, Piece
 
-Report = tuple[int, int, str]
+#: (line, col, rule, message fields): formatted only at the plugin's edge.
+Finding = tuple[int, int, rules.Rule, dict]
 
 
 def shown(text: str) -> str:
@@ -29,7 +30,7 @@ def spelled_value(escape_text: str, is_bytes: bool) -> str:
     return f'\\u{value:04x}'
 
 
-def invalid_escapes(found: Iterable[Found]) -> Iterator[Report]:
+def invalid_escapes(found: Iterable[Found]) -> Iterator[Finding]:
     """ESC301-ESC303: escapes the compiler warns about (all of them)."""
     for line, col, escape, piece, _ in found:
         kind = escape.kind
@@ -38,14 +39,14 @@ def invalid_escapes(found: Iterable[Found]) -> Iterator[Report]:
         elif kind == escapes.STR_ONLY_IN_BYTES:
             rule = rules.ESC302
         elif kind == escapes.OCTAL_OVERFLOW:
-            yield line, col, rules.ESC303.format(
-                escape=escape.text, value=spelled_value(escape.text, piece.is_bytes),
-            )
+            yield line, col, rules.ESC303, {
+                'escape': escape.text, 'value': spelled_value(escape.text, piece.is_bytes),
+            }
             continue
         else:
             continue
         text = shown(escape.text)
-        yield line, col, rule.format(escape=text, doubled='\\' + text)
+        yield line, col, rule, {'escape': text, 'doubled': '\\' + text}
 
 
 # Windows paths (ESC5xx) -------------------------------------------------------
@@ -134,7 +135,7 @@ def is_path_hazard(escape: escapes.Escape) -> bool:
     return escape.text in ESCAPE_MEANINGS or escape.kind in PATH_HAZARDS
 
 
-def windows_path_hazards(found: Iterable[Found], roles: list[context.Role] = ()) -> Iterator[Report]:
+def windows_path_hazards(found: Iterable[Found], roles: list[context.Role] = ()) -> Iterator[Finding]:
     """ESC501: valid escapes in a literal that is a Windows path.
 
     Whether it is one was decided once per piece, by ``literals.escapes``
@@ -147,7 +148,7 @@ def windows_path_hazards(found: Iterable[Found], roles: list[context.Role] = ())
         if kept == PATH_IF_USED:
             if role_at(roles, line, col, (context.PATH,)) is None:
                 continue
-        yield line, col, rules.ESC501.format(escape=escape.text, meaning=meaning(escape))
+        yield line, col, rules.ESC501, {'escape': escape.text, 'meaning': meaning(escape)}
 
 
 # Regex hazards (ESC4xx) ------------------------------------------------------
@@ -243,7 +244,7 @@ def role_at(
     return None
 
 
-def regex_hazards(candidates: Iterable[Found], roles: list[context.Role]) -> Iterator[Report]:
+def regex_hazards(candidates: Iterable[Found], roles: list[context.Role]) -> Iterator[Finding]:
     """ESC401, ESC402: valid escapes that change what a regex means."""
     for line, col, escape, piece, _ in candidates:
         used = role_at(roles, line, col, (context.PATTERN, context.REPLACEMENT, context.DISCARDED))
@@ -257,10 +258,10 @@ def regex_hazards(candidates: Iterable[Found], roles: list[context.Role]) -> Ite
             if role is None and not reads_like_regex(piece.text):
                 continue
             value = escapes.octal_value(escape.text)
-            yield line, col, rules.ESC401.format(escape=escape.text, codepoint=f'U+{value:04X}')
+            yield line, col, rules.ESC401, {'escape': escape.text, 'codepoint': f'U+{value:04X}'}
         elif (role == context.PATTERN and not used.means_backspace
               and not in_character_class(piece.text, offset) and not matches_controls(piece)):
-            yield line, col, rules.ESC402.format()
+            yield line, col, rules.ESC402, {}
 
 
 def all_reports(
@@ -268,11 +269,11 @@ def all_reports(
     tokens: list[tokenize.TokenInfo],
     lines: list[str],
     regex_functions: dict[str, context.Signature],
-) -> Iterator[tuple[Report, Found]]:
+) -> Iterator[rules.Report]:
     """Every report of the plugin for one file, with the escape it is about."""
     found = list(literals.escapes(tokens, lines, looks_like_windows_path))
     at = {(item.line, item.col): item for item in found}
-    reports = list(invalid_escapes(found))
+    reports: list[Finding] = list(invalid_escapes(found))
     candidates = [item for item in found if is_regex_candidate(item)]
     maybe_paths = [item for item in found if item.kept == PATH_IF_USED and is_path_hazard(item.escape)]
     roles: list[context.Role] = []
@@ -282,5 +283,5 @@ def all_reports(
     reports.extend(windows_path_hazards(found, roles))
     if candidates:
         reports.extend(regex_hazards(candidates, roles))
-    for report in reports:
-        yield report, at[report[0], report[1]]
+    for line, col, rule, fields in reports:
+        yield rules.Report(line, col, rule, fields, at[line, col])

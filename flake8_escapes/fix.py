@@ -25,10 +25,10 @@ import tokenize
 import warnings
 from typing import NamedTuple
 
-from flake8_escapes import checks, context, escapes, literals
+from flake8_escapes import checks, context, escapes, literals, rules
 
-SAFE = ('ESC301', 'ESC302', 'ESC303')
-UNSAFE = ('ESC401', 'ESC402', 'ESC501')
+SAFE = tuple(rule.code for rule in rules.RULES if rule.fix == rules.SAFE)
+UNSAFE = tuple(rule.code for rule in rules.RULES if rule.fix == rules.UNSAFE)
 #: Escapes whose backslash stays in the value: a raw literal spells them alike.
 KEPT_BY_RAW = frozenset({escapes.INVALID, escapes.STR_ONLY_IN_BYTES})
 
@@ -136,10 +136,9 @@ def fix_text(
         warnings.simplefilter('ignore')
         tokens = list(tokenize.generate_tokens(iter(lines).__next__))
     by_piece: dict[literals.Piece, list[tuple[str, literals.Found]]] = {}
-    for (_, _, message), found in checks.all_reports(tree, tokens, lines, regex_functions or {}):
-        code = message.split(' ', 1)[0]
-        if code in codes:
-            by_piece.setdefault(found.piece, []).append((code, found))
+    for report in checks.all_reports(tree, tokens, lines, regex_functions or {}):
+        if report.code in codes:
+            by_piece.setdefault(report.found.piece, []).append((report.code, report.found))
     safe: list[tuple[list[Edit], list[tuple[str, literals.Found]]]] = []
     unsafe: list[Edit] = []
     fixed: list[str] = []

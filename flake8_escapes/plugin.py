@@ -53,6 +53,5 @@ class Plugin:
         cls.regex_functions = regex_functions_argument(value) if isinstance(value, str) else value
 
     def run(self) -> Iterator[tuple[int, int, str, type]]:
-        reports = checks.all_reports(self.tree, self.file_tokens, self.lines, self.regex_functions)
-        for (line, col, message), _ in reports:
-            yield line, col, message, type(self)
+        for report in checks.all_reports(self.tree, self.file_tokens, self.lines, self.regex_functions):
+            yield report.line, report.col, report.message, type(self)

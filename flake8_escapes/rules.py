@@ -6,12 +6,22 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+#: The families: what the compiler warns about, regex hazards, path hazards.
+INVALID = 'invalid'
+REGEX = 'regex'
+PATHS = 'paths'
+#: Fix safety: a safe fix keeps every value; an unsafe one changes it to what was meant.
+SAFE = 'safe'
+UNSAFE = 'unsafe'
+
 
 class Rule(NamedTuple):
     """One error code with its message template and documentation examples."""
 
     code: str
     name: str
+    family: str    # INVALID, REGEX or PATHS
+    fix: str       # SAFE or UNSAFE
     message: str   # str.format template with named fields
     summary: str   # one line of Markdown, the README table's cell
     bad: str       # a source that yields exactly this code, once
@@ -25,6 +35,8 @@ class Rule(NamedTuple):
 ESC301 = Rule(
     code='ESC301',
     name='invalid-escape',
+    family=INVALID,
+    fix=SAFE,
     message="invalid escape sequence '{escape}'; write '{doubled}' or use a raw string",
     summary='an unrecognized escape in a str, f- or t-string literal',
     bad="pattern = '\\d+'\n",
@@ -33,6 +45,8 @@ ESC301 = Rule(
 ESC302 = Rule(
     code='ESC302',
     name='str-escape-in-bytes',
+    family=INVALID,
+    fix=SAFE,
     message="'{escape}' is a str-only escape, invalid in bytes; write '{doubled}' or encode a str",
     summary='`\\N`, `\\u` or `\\U` in a bytes literal, where they are not escapes',
     bad="data = b'caf\\u00e9'\n",
@@ -41,6 +55,8 @@ ESC302 = Rule(
 ESC303 = Rule(
     code='ESC303',
     name='octal-escape-overflow',
+    family=INVALID,
+    fix=SAFE,
     message="octal escape '{escape}' is above '\\377'; write '{value}', the value it has now",
     summary='an octal escape whose value is above `\\377`',
     bad="mask = '\\777'\n",
@@ -50,6 +66,8 @@ ESC303 = Rule(
 ESC401 = Rule(
     code='ESC401',
     name='octal-escape-as-backreference',
+    family=REGEX,
+    fix=UNSAFE,
     message="'{escape}' is the control character {codepoint}, not a backreference; use r'{escape}'",
     summary=('an octal escape (`\\1`, `\\12`) in a non-raw regex pattern or replacement, '
              'or in text that reads like one'),
@@ -59,6 +77,8 @@ ESC401 = Rule(
 ESC402 = Rule(
     code='ESC402',
     name='backspace-in-regex',
+    family=REGEX,
+    fix=UNSAFE,
     message="'\\b' is a backspace in this regex, not a word boundary; use r'\\b'",
     summary='`\\b` in a non-raw regex pattern, where it is a backspace, not a word boundary',
     bad="import re\nfound = re.search('\\bword\\b', text)\n",
@@ -68,6 +88,8 @@ ESC402 = Rule(
 ESC501 = Rule(
     code='ESC501',
     name='escape-in-windows-path',
+    family=PATHS,
+    fix=UNSAFE,
     message="'{escape}' in a Windows path is {meaning}; use a raw string or forward slashes",
     summary=('a valid escape (`\\t`, `\\n`, `\\x..`, octal, ...) inside a non-raw literal '
              'that is a Windows path'),
@@ -77,3 +99,25 @@ ESC501 = Rule(
 
 RULES = (ESC301, ESC302, ESC303, ESC401, ESC402, ESC501)
 BY_CODE = {rule.code: rule for rule in RULES}
+
+
+class Report(NamedTuple):
+    """One finding: where, which rule, the message's fields, and the escape it is about.
+
+    The message is formatted only at the edge (``message``), never parsed back.
+    """
+
+    line: int
+    col: int        # 0-based, in characters, as tokenize and flake8 count
+    rule: Rule
+    fields: dict    # the rule's message fields
+    found: object   # the literals.Found the report is about
+
+    @property
+    def code(self) -> str:
+        return self.rule.code
+
+    @property
+    def message(self) -> str:
+        return self.rule.format(**self.fields)
+

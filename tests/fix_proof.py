@@ -43,9 +43,9 @@ class Proof:
 def safe_reports(text: str) -> list[str]:
     lines = io.StringIO(text, newline='').readlines()
     tokens = list(tokenize.generate_tokens(iter(lines).__next__))
-    return [f'{line}:{col} {message.split()[0]}'
-            for (line, col, message), _ in checks.all_reports(fix.parse(text), tokens, lines, {})
-            if message.startswith(fix.SAFE)]
+    return [f'{report.line}:{report.col} {report.code}'
+            for report in checks.all_reports(fix.parse(text), tokens, lines, {})
+            if report.code in fix.SAFE]
 
 
 def prove_text(text: str, name: str, proof: Proof) -> None:

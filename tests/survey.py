@@ -68,7 +68,7 @@ def main() -> int:
             continue
         files += 1
         for line, col, message in found:
-            code = message.split()[0]
+            code = message.split()[0]  # the plugin's output, as flake8 prints it
             if code.startswith(args.select):
                 counts[code] += 1
                 print(f'{path}:{line}:{col}: {mark}{message}')
