@@ -25,7 +25,7 @@ import tokenize
 import warnings
 from typing import NamedTuple
 
-from flake8_escapes import checks, context, escapes, literals, rules
+from flake8_escapes import checks, escapes, invalid, literals, rules, usage
 
 SAFE = tuple(rule.code for rule in rules.RULES if rule.fix == rules.SAFE)
 UNSAFE = tuple(rule.code for rule in rules.RULES if rule.fix == rules.UNSAFE)
@@ -87,7 +87,7 @@ def _plan(piece: literals.Piece, items: list[tuple[str, literals.Found]]) -> lis
     edits = []
     for code, found in items:
         if code == 'ESC303':
-            value = checks.spelled_value(found.escape.text, piece.is_bytes)
+            value = invalid.spelled_value(found.escape.text, piece.is_bytes)
             edits.append(Edit(found.line, found.col, len(found.escape.text), value))
         else:
             edits.append(Edit(found.line, found.col, 0, '\\'))
@@ -122,7 +122,7 @@ def _same_ast(a: ast.AST, text: str) -> bool:
 
 
 def fix_text(
-    text: str, codes: set[str], regex_functions: dict[str, context.Signature] | None = None,
+    text: str, codes: set[str], regex_functions: dict[str, usage.Signature] | None = None,
 ) -> Result:
     """Fix the reports of ``codes`` in ``text``.  Raises SyntaxError when the
     text does not parse.

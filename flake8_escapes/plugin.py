@@ -1,4 +1,4 @@
-"""The flake8 glue: thin on purpose; the work is in literals, context and checks."""
+"""The flake8 glue: thin on purpose; the work is in literals, usage and the family modules."""
 from __future__ import annotations
 
 import argparse
@@ -6,16 +6,16 @@ import ast
 import tokenize
 from typing import Any, Iterator
 
-from flake8_escapes import __version__, checks, context
+from flake8_escapes import __version__, checks, usage
 
 REGEX_FUNCTIONS_OPTION = '--escapes-regex-functions'
 
 
-def regex_functions_argument(value: str) -> dict[str, context.Signature]:
+def regex_functions_argument(value: str) -> dict[str, usage.Signature]:
     """``--escapes-regex-functions`` as an argparse type (flake8's and the fixer's):
     a malformed value becomes an error that argparse reports with the option's name."""
     try:
-        return context.parse_functions(value)
+        return usage.parse_functions(value)
     except ValueError as error:
         raise argparse.ArgumentTypeError(str(error)) from None
 
@@ -25,7 +25,7 @@ class Plugin:
 
     name = 'flake8-escapes'
     version = __version__
-    regex_functions: dict[str, context.Signature] = {}
+    regex_functions: dict[str, usage.Signature] = {}
 
     def __init__(
         self, tree: ast.AST, file_tokens: list[tokenize.TokenInfo], lines: list[str],

@@ -101,6 +101,20 @@ RULES = (ESC301, ESC302, ESC303, ESC401, ESC402, ESC501)
 BY_CODE = {rule.code: rule for rule in RULES}
 
 
+class Exemption(NamedTuple):
+    """A rule that keeps a hazard family quiet on code that is right.
+
+    Each is one sentence a reader can check, with the README example it
+    silences (``example`` yields no report of ``codes``; without the
+    exemption it would): never a package or file name.
+    """
+
+    name: str
+    codes: tuple[str, ...]
+    rule: str      # the one sentence, as the README's "Known limits" gives it
+    example: str   # a source the exemption keeps quiet
+
+
 class Report(NamedTuple):
     """One finding: where, which rule, the message's fields, and the escape it is about.
 
@@ -120,4 +134,3 @@ class Report(NamedTuple):
     @property
     def message(self) -> str:
         return self.rule.format(**self.fields)
-

@@ -10,19 +10,19 @@ import sys
 
 import pytest
 
-from flake8_escapes import context
+from flake8_escapes import usage
 from flake8_escapes.plugin import Plugin
 from helpers import labeled_score, results
 from test_flake8 import flake8
 
 
 @pytest.mark.parametrize('value, expected', [
-    ('mylib.rx_sub:0:1', {'mylib.rx_sub': context.Signature(0, 1, '', '')}),
-    (' a.b:0 , c::2 ', {'a.b': context.Signature(0, None, '', ''), 'c': context.Signature(None, 2, '', '')}),
+    ('mylib.rx_sub:0:1', {'mylib.rx_sub': usage.Signature(0, 1, '', '')}),
+    (' a.b:0 , c::2 ', {'a.b': usage.Signature(0, None, '', ''), 'c': usage.Signature(None, 2, '', '')}),
     ('', {}),
 ])
 def test_parse_functions(value, expected):
-    assert context.parse_functions(value) == expected
+    assert usage.parse_functions(value) == expected
 
 
 @pytest.mark.parametrize('value, says', [
@@ -34,14 +34,14 @@ def test_parse_functions(value, expected):
 ])
 def test_parse_functions_rejects(value, says):
     with pytest.raises(ValueError, match=re.escape(says)):
-        context.parse_functions(value)
+        usage.parse_functions(value)
 
 
 def test_own_functions(monkeypatch):
     src = ("from mylib.text import rx_sub\nimport mylib\n"
            "rx_sub('(a)', '\\1', s)\nmylib.text.rx_sub('\\bx', '', s)\n")
     assert results(src) == set()
-    monkeypatch.setattr(Plugin, 'regex_functions', context.parse_functions('mylib.text.rx_sub:0:1'))
+    monkeypatch.setattr(Plugin, 'regex_functions', usage.parse_functions('mylib.text.rx_sub:0:1'))
     assert results(src) == {'3:16 ESC401', '4:20 ESC402'}
 
 
@@ -92,7 +92,7 @@ def test_grammar_library_through_the_option(monkeypatch):
     """The README's textX example: a grammar handed to metamodel_from_str."""
     src = "from textx import metamodel_from_str\nmeta = metamodel_from_str('''\nrule: /[0-9]+\\b/;\n''')\n"
     assert results(src) == set()
-    monkeypatch.setattr(Plugin, 'regex_functions', context.parse_functions('textx.metamodel_from_str:0'))
+    monkeypatch.setattr(Plugin, 'regex_functions', usage.parse_functions('textx.metamodel_from_str:0'))
     assert results(src) == {'3:14 ESC402'}
 
 

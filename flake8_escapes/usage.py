@@ -480,3 +480,12 @@ def literal_roles(
             end = (end_line, _char_col(lines[end_line - 1], literal.end_col_offset or 0))
             roles.append(Role(start, end, role, backspace, no_group))
     return roles
+
+
+def role_at(
+    roles: list[Role], line: int, col: int, kinds: tuple[str, ...],
+) -> Role | None:
+    for role in roles:
+        if role.role in kinds and role.start <= (line, col) < role.end:
+            return role
+    return None
