@@ -23,7 +23,8 @@ def all_reports(
     at = {(item.line, item.col): item for item in found}
     reports: list[invalid.Finding] = list(invalid.reports(found))
     candidates = [item for item in found if regex.is_regex_candidate(item)]
-    maybe_paths = [item for item in found if item.kept == paths.PATH_IF_USED and paths.is_path_hazard(item.escape)]
+    maybe_paths = [item for item in found
+                   if item.kept == paths.PATH_IF_USED and paths.is_path_hazard(item.escape)]
     roles: list[usage.Role] = []
     if candidates or maybe_paths:  # the AST pass only for files that need it
         candidate_lines = sorted({item.line for item in candidates + maybe_paths})
