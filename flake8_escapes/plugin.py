@@ -4,11 +4,24 @@ from __future__ import annotations
 import argparse
 import ast
 import tokenize
+import warnings
 from typing import Any, Iterator
 
 from flake8_escapes import __version__, checks, usage
 
 REGEX_FUNCTIONS_OPTION = '--escapes-regex-functions'
+
+#: CPython's own warnings about invalid escapes, as flake8's parse and
+#: tokenization of a file print them on 3.12+ ('<unknown>:2: SyntaxWarning:
+#: "\d" is an invalid escape sequence...'): the same findings as ESC301-303,
+#: a second time and without the file's name.  Hidden while the plugin is
+#: loaded, and only those: the message (3.10-3.12 "invalid escape sequence
+#: '\d'", 3.13+ '"\d" is an invalid escape sequence') and the source name
+#: flake8 compiles and tokenizes without ('<unknown>', '<string>') must match.
+ESCAPE_WARNING = r'(invalid (octal )?escape sequence |"\\.+" is an invalid (octal )?escape sequence)'
+for _category in (SyntaxWarning, DeprecationWarning):
+    for _source in ('<unknown>', '<string>'):
+        warnings.filterwarnings('ignore', ESCAPE_WARNING, _category, rf'{_source}\Z')
 
 
 def regex_functions_argument(value: str) -> dict[str, usage.Signature]:

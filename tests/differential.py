@@ -292,14 +292,16 @@ def literal(draw, kind: str) -> str:
     if kind == 'bytes':
         prefix = draw(st.sampled_from(['b', 'B', 'br', 'rb', 'Br', 'bR', 'RB']))
     elif kind == 'fstring':
-        prefix = draw(st.sampled_from(F_PREFIXES + T_PREFIXES))
+        prefix = draw(st.sampled_from(F_PREFIXES))
+    elif kind == 'tstring':
+        prefix = draw(st.sampled_from(T_PREFIXES))
     else:
         prefix = draw(st.sampled_from(['', '', 'u', 'U', 'r', 'R']))
     atoms = list(COMMON)
     atoms += BYTES_ONLY if kind == 'bytes' else STR_ONLY
     if len(quote) == 3:
         atoms += TRIPLE_ONLY
-    if kind == 'fstring':
+    if kind in ('fstring', 'tstring'):
         atoms += FIELDS + nested(quote)
     else:
         atoms += NOT_F
@@ -309,7 +311,9 @@ def literal(draw, kind: str) -> str:
 
 @st.composite
 def source(draw) -> str:
-    kind = draw(st.sampled_from(['str', 'bytes', 'fstring', 'mixed']))
+    # A t-string joins only other t-strings (3.14: "cannot mix t-string
+    # literals with string or bytes literals"), so they form a kind of their own.
+    kind = draw(st.sampled_from(['str', 'bytes', 'fstring', 'mixed'] + (['tstring'] if T_PREFIXES else [])))
     if kind == 'mixed':
         parts = draw(st.lists(st.one_of(literal('str'), literal('fstring')), min_size=1, max_size=3))
     else:

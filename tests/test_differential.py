@@ -52,8 +52,13 @@ def test_harness_catches_an_extra_report():
 
 @pytest.mark.slow
 def test_standard_library_agrees_with_cpython():
-    tally = differential.compare_files(differential.stdlib_files(), differential.Tally())
-    assert tally.files > 1000
+    paths = differential.stdlib_files()
+    tally = differential.compare_files(paths, differential.Tally())
+    # Every file there is compared, however many the distribution ships
+    # (Debian's 3.14 ships the stdlib's own tests apart: about 630 files).
+    assert len(paths) > 500
+    assert tally.files + tally.skipped == len(paths)
+    assert tally.skipped < len(paths) / 20
     assert tally.disagreements == []
     # ESC4xx and ESC5xx on the same files: none (pydoc's backspace patterns
     # are meant; no literal there is a Windows path with escapes in it).

@@ -107,3 +107,34 @@ def test_syntax_error_is_flake8s_to_report(tmp_path):
     code, out = flake8(tmp_path, '--select=ESC,E999', 'broken.py')
     assert code == 1
     assert len(out) == 1 and ': E999 ' in out[0]
+
+
+@pytest.mark.parametrize('jobs', ['--jobs=1', '--jobs=2'])
+def test_no_compiler_warnings_on_stderr(project, jobs):
+    """On 3.12+ CPython's own SyntaxWarning for each escape would reach stderr
+    as flake8 parses the file ('<unknown>:3: SyntaxWarning: ...'): the plugin
+    hides those, and only those, in every worker."""
+    (project / 'other.py').write_text("y = b'\\q'\nz = '\\777'\n", encoding='utf-8')
+    proc = subprocess.run(
+        [sys.executable, '-m', 'flake8', '--select=ESC', jobs, 'bad.py', 'other.py'], cwd=project,
+        capture_output=True, text=True, timeout=300,
+    )
+    assert proc.returncode == 1
+    assert len(proc.stdout.splitlines()) == len(BAD_OUT) + 2
+    assert proc.stderr == ''
+
+
+@pytest.mark.parametrize('loaded', [False, True])
+def test_only_escape_warnings_hidden(tmp_path, loaded):
+    """The filter names escape warnings only: CPython's other SyntaxWarnings
+    (here 'is' with a literal) still reach the user; without the plugin both
+    would (the test can fail)."""
+    code = ("import ast, warnings\n"
+            "warnings.simplefilter('default')\n"
+            f"{'import flake8_escapes.plugin' if loaded else ''}\n"
+            "with warnings.catch_warnings(record=True) as seen:\n"
+            "    compile(\"x = 1\\nif x is 'a':\\n    pass\\nv = '\\\\d'\\n\", '<unknown>', 'exec')\n"
+            "print(sorted('escape' in str(w.message) for w in seen))\n")
+    proc = subprocess.run([sys.executable, '-c', code], cwd=tmp_path, capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == ('[False]' if loaded else '[False, True]')
