@@ -109,7 +109,7 @@ TERMINATOR_NUL = rules.Exemption(
     'terminator', _ESC501,
     'A NUL escape (`\\0`, `\\x00`) that ends the literal terminates a wire-format string: it is '
     'never reported, and the literal is judged without it.',
-    "PAGEFILE = 'c:\\\\pagefile.sys\\x00'\n",
+    "BOOT_INI = 'c:\\\\boot.ini\\0'\n",
 )
 ESCAPED_PATH = rules.Exemption(
     'escaped-path', _ESC501,
@@ -188,8 +188,9 @@ def judge(text: str, active: frozenset[str]) -> Verdict:
         kind = path_kind(text)
         if not kind:
             return Verdict(EXEMPT, TERMINATOR_NUL.name)
-    if CHARACTER.name in active and CHARACTER_ESCAPE.search(text) is not None:
-        text = CHARACTER_ESCAPE.sub(_spelled, text)
+    read = CHARACTER_ESCAPE.sub(_spelled, text) if CHARACTER.name in active else text
+    if read != text:
+        text = read
         kind = path_kind(text)
         if not kind:
             return Verdict(EXEMPT, CHARACTER.name)
