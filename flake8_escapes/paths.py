@@ -338,7 +338,7 @@ def is_terminator(found: Found) -> bool:
 
 def reports(
     found: Iterable[Found],
-    roles: list[usage.Role] | tuple[()] = (),
+    roles: list[usage.Role] | None = None,
     judged: PathJudge | None = None,
     silenced: list[Silenced] | None = None,
 ) -> Iterator[Finding]:
@@ -358,7 +358,7 @@ def reports(
         if TERMINATOR_NUL.name in active and is_terminator(item):
             exemption = TERMINATOR_NUL.name
         elif kept == EXEMPT or (kept == PATH_IF_USED
-                                and usage.role_at(roles, line, col, (usage.PATH,)) is None):
+                                and usage.role_at(roles or [], line, col, (usage.PATH,)) is None):
             verdict = judged.verdict(piece) if judged is not None else NOT_A_PATH
             exemption = verdict.exemption or SHORT_PATH.name
         if exemption:
