@@ -72,8 +72,8 @@ ANCHORED = re.compile(rf'{_LONG}?[A-Za-z]:|\\\\|\.')
 
 #: Line ends spelled as text: a protocol line or a paragraph, not a path.
 LINE_ENDS = re.compile(r'\\r\\n|\\n\\r|\\n\\n|\\[nr]$')
-#: Text whose every backslash is a line break (\n, \r): 'a\nwww.example.org'.
-ONLY_LINE_BREAKS = re.compile(r'(?:[^\\]|\\[nr])*')
+#: Text whose every backslash is a whitespace escape (\n, \r, \t): 'a\nwww.example.org'.
+ONLY_WHITESPACE = re.compile(r'(?:[^\\]|\\[nrt])*')
 #: An escape that spells a character of a name, read as that character; an
 #: escaped backslash is matched first, so that '\\xff' stays two characters.
 CHARACTER_ESCAPE = re.compile(r'\\\\|\\(?:x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|N\{[^}]*\})')
@@ -123,10 +123,10 @@ LINE_END_TEXT = rules.Exemption(
     "ends it: labels such as `'Q:\\n'`, LaTeX's `'\\\\item\\n'`) is text, not a path.",
     "END_OF_DATA = b'..\\r\\n.\\r\\n'\n",
 )
-LINE_BREAK_TEXT = rules.Exemption(
-    'line-break-text', _ESC501,
-    'Text with no drive or path start whose only backslashes are line breaks (`\\n`, `\\r`) is a path '
-    'only where it is used as one.',
+WHITESPACE_TEXT = rules.Exemption(
+    'whitespace-text', _ESC501,
+    'Text with no drive or path start whose only backslashes are whitespace escapes (`\\n`, `\\r`, '
+    '`\\t`) is a path only where it is used as one.',
     "banner = 'a\\nwww.example.org'\n",
 )
 SHORT_PATH = rules.Exemption(
@@ -138,7 +138,7 @@ SHORT_PATH = rules.Exemption(
 #: Every exemption of the paths family, in the order they are tried.  The
 #: code reads this table when it runs: a test that drops an entry sees what it kept quiet.
 EXEMPTIONS: tuple[rules.Exemption, ...] = (
-    CHARACTER, TERMINATOR_NUL, ESCAPED_PATH, LINE_END_TEXT, LINE_BREAK_TEXT, SHORT_PATH,
+    CHARACTER, TERMINATOR_NUL, ESCAPED_PATH, LINE_END_TEXT, WHITESPACE_TEXT, SHORT_PATH,
 )
 
 
@@ -198,9 +198,9 @@ def judge(text: str, active: frozenset[str]) -> Verdict:
             return Verdict(EXEMPT, ESCAPED_PATH.name)  # no single backslash left
     if LINE_END_TEXT.name in active and LINE_ENDS.search(text) is not None:
         return Verdict(EXEMPT, LINE_END_TEXT.name)
-    if (kind == PATH_BY_TEXT and LINE_BREAK_TEXT.name in active
-            and ONLY_LINE_BREAKS.fullmatch(text) is not None and ANCHORED.match(text) is None):
-        return Verdict(PATH_IF_USED, LINE_BREAK_TEXT.name)
+    if (kind == PATH_BY_TEXT and WHITESPACE_TEXT.name in active
+            and ONLY_WHITESPACE.fullmatch(text) is not None and ANCHORED.match(text) is None):
+        return Verdict(PATH_IF_USED, WHITESPACE_TEXT.name)
     if kind == PATH_IF_USED and SHORT_PATH.name not in active:
         kind = PATH_BY_TEXT
     return Verdict(kind)

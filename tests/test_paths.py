@@ -87,7 +87,9 @@ SILENCED = [
     ("tex = '\\\\item\\n'\n", 'line-ends'),
     ("label = 'Q:\\n'\n", 'line-ends'),
     ("crlf = 'test.txt\\n\\roverflow.txt'\n", 'line-ends'),
-    ("text = 'see\\nREADME.txt'\n", 'line-break-text'),
+    ("text = 'see\\nREADME.txt'\n", 'whitespace-text'),
+    ("name = 'file\\twith\\ttabs.txt'\n", 'whitespace-text'),
+    ("wheel = 'foo\\n-1.0-py3-none-any.whl'\n", 'whitespace-text'),
     ("hint = '.\\test'\n", 'short-path'),
     ("name = '\\activate_this.py'\n", 'short-path'),
 ]
