@@ -21,8 +21,11 @@ It also says where a literal is used as a file path (``PATH``), for ESC501:
 every argument of ``open``/``io.open``, of the functions of ``os``,
 ``os.path``, ``shutil``, ``glob`` and ``pathlib`` (``Path``,
 ``PureWindowsPath``, ...), of ``zipfile.ZipFile`` and ``tarfile.open``, the
-command of ``subprocess`` calls (items of a list too), and the right side of
-``/`` after a ``pathlib`` object.
+command of ``subprocess`` calls (items of a list too), the path argument of
+the functions in ``PATH_ARGUMENTS`` (pandas readers, PIL, logging, numpy,
+``sys.path``) and of the pandas writers in ``PATH_METHODS`` (``df.to_csv``),
+the right side of ``/`` after a ``pathlib`` object, and the right side of
+``+`` after a call that returns a path (``os.getcwd() + '\\results.csv'``).
 
 Inside a role, every literal of the expression counts: implicit and ``+``
 concatenation, the template of ``%`` and ``.format``, the separator and the
@@ -219,6 +222,7 @@ class _Visitor(ast.NodeVisitor):
         # dotted name -> (line, string expression) bindings, in file order
         self.texts: dict[str, list[tuple[int, ast.expr]]] = {}
         self.roles: list[tuple[ast.expr, str]] = []
+        self.path_values: dict[ast.BinOp, bool] = {}  # sums known to build a path, or not
         self.binding = True                    # False on a second pass
 
     # Statements ------------------------------------------------------------
@@ -370,10 +374,23 @@ class _Visitor(ast.NodeVisitor):
         return PATH_METHODS.get(func.attr) if isinstance(func, ast.Attribute) else None
 
     def is_path_value(self, node: ast.expr) -> bool:
-        """Is the expression a path built by a call (``os.getcwd() + '\\data'`` too)?"""
+        """Is the expression a path built by a call (``os.getcwd() + '\\data'`` too)?
+
+        The leftmost term of a ``+`` chain decides, found without recursion;
+        each sum on the way remembers the answer, so a chain costs linear time.
+        """
+        chain = []
         while isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
-            node = node.left  # the leftmost term of a + chain, without recursion
-        return isinstance(node, ast.Call) and self.qualified(node.func) in PATH_VALUE_FUNCTIONS
+            if node in self.path_values:
+                found = self.path_values[node]
+                break
+            chain.append(node)
+            node = node.left
+        else:
+            found = isinstance(node, ast.Call) and self.qualified(node.func) in PATH_VALUE_FUNCTIONS
+        for step in chain:
+            self.path_values[step] = found
+        return found
 
     def is_pathlib(self, node: ast.expr) -> bool:
         if isinstance(node, ast.Call):
