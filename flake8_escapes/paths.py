@@ -210,20 +210,26 @@ def fstring_view(piece: Piece) -> str:
     """A 3.10/3.11 f-string's literal parts with each replacement field read as a name.
 
     A part that ends in a doubled brace is followed by the second brace
-    (``literals.fstring_literal_spans`` keeps one); anything else before,
-    between or after the parts is a field.
+    (``literals.fstring_literal_spans`` keeps one); anything else between
+    parts is (part of) a field, and a part inside a field (its format spec)
+    is not read, as on 3.12+, where the spec's pieces sit inside the field.
     """
     text = piece.text
     _, body_start, body_end = literals.split_prefix(text)
     parts = []
+    depth = 0   # fields open, counted by the braces between parts
     before = body_start
     for begin, end in piece.spans:
-        doubled = begin == before + 1 and text[before] in '{}' and text[before] == text[before - 1]
-        if begin > before and not doubled:
-            parts.append('X')
-        parts.append(text[begin:end])
+        gap = text[before:begin]
+        doubled = len(gap) == 1 and gap in '{}' and text[before - 1] == gap
+        if gap and not doubled:
+            if not depth:
+                parts.append('X')
+            depth = max(depth + gap.count('{') - gap.count('}'), 0)
+        if not depth:
+            parts.append(text[begin:end])
         before = end
-    if before < body_end:
+    if before < body_end and not depth:
         parts.append('X')
     return ''.join(parts)
 
