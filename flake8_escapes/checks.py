@@ -17,6 +17,7 @@ def all_reports(
     tokens: list[tokenize.TokenInfo],
     lines: list[str],
     regex_functions: dict[str, usage.Signature],
+    *,
     silenced: list[paths.Silenced] | None = None,
 ) -> Iterator[rules.Report]:
     """Every report of the plugin for one file, with the escape it is about.
