@@ -17,9 +17,15 @@ def all_reports(
     tokens: list[tokenize.TokenInfo],
     lines: list[str],
     regex_functions: dict[str, usage.Signature],
+    *,
+    silenced: list[paths.Silenced] | None = None,
 ) -> Iterator[rules.Report]:
-    """Every report of the plugin for one file, with the escape it is about."""
-    found = list(literals.escapes(tokens, lines, paths.looks_like_windows_path))
+    """Every report of the plugin for one file, with the escape it is about.
+
+    Each path hazard an exemption keeps quiet is appended to ``silenced``.
+    """
+    judge = paths.PathJudge(tokens)
+    found = list(literals.escapes(tokens, lines, judge))
     at = {(item.line, item.col): item for item in found}
     reports: list[invalid.Finding] = list(invalid.reports(found))
     candidates = [item for item in found if regex.is_regex_candidate(item)]
@@ -29,7 +35,7 @@ def all_reports(
     if candidates or maybe_paths:  # the AST pass only for files that need it
         candidate_lines = sorted({item.line for item in candidates + maybe_paths})
         roles = usage.literal_roles(tree, lines, regex_functions, candidate_lines)
-    reports.extend(paths.reports(found, roles))
+    reports.extend(paths.reports(found, roles, judge, silenced))
     if candidates:
         reports.extend(regex.reports(candidates, roles))
     for line, col, rule, fields in reports:

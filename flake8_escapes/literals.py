@@ -64,7 +64,7 @@ class Found(NamedTuple):
     col: int
     escape: Escape
     piece: Piece
-    kept: bool = False  # the piece passed ``keep_everyday`` (a Windows path)
+    kept: str = ''  # what ``keep_everyday`` said of the piece ('': skip its everyday escapes)
 
 
 def split_prefix(text: str) -> tuple[str, int, int]:
@@ -236,7 +236,7 @@ def position(start: Position, text: str, offset: int) -> Position:
 def escapes(
     tokens: list[tokenize.TokenInfo],
     lines: list[str],
-    keep_everyday: Callable[[Piece], bool] = lambda piece: False,
+    keep_everyday: Callable[[Piece], str] = lambda piece: '',
 ) -> Iterator[Found]:
     """Yield the escapes of the non-raw literals of ``tokens`` that a check may
     report, in order: those of a piece that holds only everyday escapes

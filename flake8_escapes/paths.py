@@ -1,15 +1,26 @@
-"""ESC5xx: valid escapes in literals that are Windows paths."""
+"""ESC5xx: valid escapes in literals that are Windows paths.
+
+A literal is judged once, as a whole (an f-string with its replacement
+fields read as names, whether the tokenizer gives it as one STRING token or,
+on 3.12+, as several FSTRING_MIDDLE pieces), by ``PathJudge``, the callback
+of ``literals.escapes``: a path by its text alone, a path only where it is
+used as one, or not a path.  Each rule that keeps a look-alike quiet is a
+named entry of ``EXEMPTIONS``, and a report it silences can be recorded
+(``Silenced``) so that a survey can say which rule kept each candidate quiet.
+"""
 from __future__ import annotations
 
 import re
+import tokenize
+from bisect import bisect_left
+from operator import itemgetter
+from typing import Any, Iterable, Iterator, NamedTuple
 
-from typing import Iterable, Iterator
-
-from flake8_escapes import escapes, rules, usage
+from flake8_escapes import escapes, literals, rules, usage
 from flake8_escapes.literals import Found, Piece
 
 #: (line, col, rule, message fields): formatted only at the plugin's edge.
-Finding = tuple[int, int, rules.Rule, dict]
+Finding = tuple[int, int, rules.Rule, dict[str, Any]]
 
 
 #: What a literal's source text must show to be taken for a Windows path.
@@ -17,30 +28,59 @@ Finding = tuple[int, int, rules.Rule, dict]
 #: drive with a well-known folder, two names or a file name (C:\\temp,
 #: C:\\data\\file.txt), a UNC share with a folder (\\\\server\\share\\dir), a
 #: relative start with two names (..\\training\\new_memo.doc), or two or more
-#: names ending in a file name with an extension (logs\\new.txt).  Labels and
-#: text ('Q:\\n', '.\\n', LaTeX's '\\\\item\\n', 'pyth\\xf6n.org') do not qualify.
+#: names ending in a file name with an extension (logs\\backup\\new.txt).  After
+#: a drive, a UNC start or a relative start, a forward slash separates names
+#: too (C:/Users/me/Documents\\notes.txt), and the long-path and device
+#: prefixes (\\\\?\\, \\\\.\\) may come first.
 _NAME = r"[\w .$~()'+,;=@\[\]{}&!#%-]"
 _KNOWN = (r'(?:Users|Program\ Files(?:\ \(x86\))?|ProgramData|Windows|WINDOWS|AppData|temp|Temp|TEMP|tmp'
           r'|Documents\ and\ Settings|inetpub|Python\d*)')
 _EXTENSION = r'\.[A-Za-z][A-Za-z0-9]{0,3}'
-#: A backslash that separates names, not one that spells a character of a
-#: name ('\\xf6', '\\u00e9', '\\N{...}', an octal digit).
-_SEPARATOR = r'\\\\?(?!x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|N\{|[0-7])'
 #: A separator as the source spells it: one backslash, or two (a path written
 #: half escaped, 'c:\\stuff\temp', still holds a tab).
 _SEP = r'(?:\\\\?)'
+#: After a drive or a start: a forward slash too (mixed separators).
+_ANY_SEP = r'(?:\\\\?|/)'
+#: The long-path and device prefixes, \\?\ and \\.\, as written or doubled.
+_LONG = r'(?:\\\\(?:\\\\)?[?.]\\\\?)'
 WINDOWS_PATH = re.compile(
     rf"""
-    [A-Za-z]:{_SEP}(?:{_KNOWN}(?:{_SEP}{_NAME}*)*|{_NAME}{{2,}}(?:{_SEP}{_NAME}+)+|{_NAME}+{_EXTENSION}){_SEP}?
-    | \\\\(?:\\\\)?[\w.$-]{{2,}}\\{_NAME}{{2,}}(?:\\{_NAME}{{2,}})+\\?
-    | \.{{1,2}}(?:{_SEP}{_NAME}+){{2,}}{_SEP}?
-    | [\w.$-]+(?:{_SEPARATOR}[\w.$-]+)+{_EXTENSION}
+    {_LONG}?[A-Za-z]:{_ANY_SEP}
+        (?:{_KNOWN}(?:{_ANY_SEP}{_NAME}*)*|{_NAME}{{2,}}(?:{_ANY_SEP}{_NAME}+)+|{_NAME}+{_EXTENSION}){_ANY_SEP}?
+    | (?:{_LONG}UNC{_SEP}|\\\\(?:\\\\)?)[\w.$-]{{2,}}\\{_NAME}{{2,}}(?:\\{_NAME}{{2,}})+\\?
+    | \.{{1,2}}(?:{_ANY_SEP}{_NAME}+){{2,}}{_ANY_SEP}?
+    | [\w.$-]+(?:{_SEP}[\w.$-]+)+{_EXTENSION}
     """,
     re.VERBOSE,
 )  # matched against the whole text (fullmatch)
 
+#: What a literal's text must show to be a path when it is used as one
+#: (``usage.PATH``): only path characters, after a drive (C:\new), a UNC
+#: start (\\server\new) or a relative start (.\test), or a file name after a
+#: separator, to be joined to a folder (venv + '\activate_this.py'), or names
+#: ending in a file name (logs\new.txt).
+WEAK_WINDOWS_PATH = re.compile(
+    rf"""
+    (?:{_LONG}?[A-Za-z]:|\\\\[\w.$-]+|\.{{1,2}})(?:{_ANY_SEP}{_NAME}*)+
+    | (?:{_SEP}[\w.$-]+)+{_EXTENSION}
+    | [\w.$-]+(?:{_SEP}[\w.$-]+)+{_EXTENSION}
+    """,
+    re.VERBOSE,
+)
+#: A drive, a UNC start or a relative start: a path that does not rely on its names alone.
+ANCHORED = re.compile(rf'{_LONG}?[A-Za-z]:|\\\\|\.')
+
 #: Line ends spelled as text: a protocol line or a paragraph, not a path.
 LINE_ENDS = re.compile(r'\\r\\n|\\n\\r|\\n\\n|\\[nr]$')
+#: Text whose every backslash is a whitespace escape (\n, \r, \t): 'a\nwww.example.org'.
+ONLY_WHITESPACE = re.compile(r'(?:[^\\]|\\[nrt])*')
+#: An escape that spells a character of a name, read as that character; an
+#: escaped backslash is matched first, so that '\\xff' stays two characters.
+CHARACTER_ESCAPE = re.compile(r'\\\\|\\(?:x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|N\{[^}]*\})')
+#: A NUL escape at the end of the text (after an even number of backslashes).
+TERMINATOR = re.compile(r'(?<!\\)(?:\\\\)*(\\(?:0{1,3}|x00|u0000|U00000000|N\{NULL\}))\Z')
+#: The value of a terminator: '\0', '\x00', '\000', '\u0000' all are NUL.
+NUL = '\0'
 
 #: What each valid escape puts into a path instead of a separator and a name.
 ESCAPE_MEANINGS = {
@@ -51,37 +91,230 @@ PATH_HAZARDS = frozenset({
     escapes.OCTAL, escapes.OCTAL_OVERFLOW, escapes.HEX, escapes.UNICODE, escapes.NAMED,
 })
 
-
-#: What a literal's text must show to be a path when it is used as one
-#: (``usage.PATH``): only path characters, after a drive (C:\new), a UNC
-#: start (\\server\new) or a relative start (.\test), or a file name after a
-#: separator, to be joined to a folder (venv + '\activate_this.py').
-WEAK_WINDOWS_PATH = re.compile(
-    rf"""
-    (?:[A-Za-z]:|\\\\[\w.$-]+|\.{{1,2}})(?:{_SEP}{_NAME}*)+
-    | (?:{_SEP}[\w.$-]+)+{_EXTENSION}
-    """,
-    re.VERBOSE,
-)
-#: ``Found.kept`` of a literal that is a path by its text alone, and of one
-#: that is a path when it is used as one.
+#: ``Found.kept`` (what ``PathJudge`` said of the piece's literal): a path by
+#: its text alone, a path when it is used as one, a path an exemption keeps
+#: quiet (its escapes are still scanned, to record what was silenced), or ''.
 PATH_BY_TEXT = 'text'
 PATH_IF_USED = 'if used'
+EXEMPT = 'exempt'
+
+_ESC501 = (rules.ESC501.code,)
+CHARACTER = rules.Exemption(
+    'spelled-character', _ESC501,
+    'A backslash that spells a character (`\\x..`, `\\u....`, `\\U........`, `\\N{...}`) is never '
+    'a separator: the literal must read as a path with that character in a name.',
+    'text = text.rstrip(".\\u3002\\uff0e\\uff61")\n',
+)
+TERMINATOR_NUL = rules.Exemption(
+    'terminator', _ESC501,
+    'A NUL escape (`\\0`, `\\x00`) that ends the literal terminates a wire-format string: it is '
+    'never reported, and the literal is judged without it.',
+    "BOOT_INI = 'c:\\\\boot.ini\\0'\n",
+)
+ESCAPED_PATH = rules.Exemption(
+    'escaped-path', _ESC501,
+    'In a path whose separators are all written doubled, an escape that spells a character '
+    '(`\\x..`, `\\u....`, `\\N{...}`) is meant: the literal is not reported.',
+    "folder = 'C:\\\\Users\\\\caf\\u00e9'\n",
+)
+LINE_END_TEXT = rules.Exemption(
+    'line-ends', _ESC501,
+    'A literal that spells line ends as text (`\\r\\n`, `\\n\\r`, `\\n\\n`, or a `\\n` or `\\r` that '
+    "ends it: labels such as `'Q:\\n'`, LaTeX's `'\\\\item\\n'`) is text, not a path.",
+    "END_OF_DATA = b'..\\r\\n.\\r\\n'\n",
+)
+WHITESPACE_TEXT = rules.Exemption(
+    'whitespace-text', _ESC501,
+    'Text with no drive or path start whose only backslashes are whitespace escapes (`\\n`, `\\r`, '
+    '`\\t`) is a path only where it is used as one.',
+    "banner = 'a\\nwww.example.org'\n",
+)
+SHORT_PATH = rules.Exemption(
+    'short-path', _ESC501,
+    'A short path (a drive and one name, a relative start and one name, a file name after a '
+    'separator) is a path only where it is used as one, by a path function the role pass knows.',
+    "label = 'C:\\new'\n",
+)
+#: Every exemption of the paths family, in the order they are tried.  The
+#: code reads this table when it runs: a test that drops an entry sees what it kept quiet.
+EXEMPTIONS: tuple[rules.Exemption, ...] = (
+    CHARACTER, TERMINATOR_NUL, ESCAPED_PATH, LINE_END_TEXT, WHITESPACE_TEXT, SHORT_PATH,
+)
 
 
-def looks_like_windows_path(piece: Piece) -> str:
-    """Is the literal's text, as the source spells it, a Windows path?
-    PATH_BY_TEXT, PATH_IF_USED (when the AST shows it is used as a path), or ''."""
-    if not piece.spans:
-        return ''
-    text, begin, end = piece.text, piece.spans[0][0], piece.spans[-1][1]
-    if WINDOWS_PATH.fullmatch(text, begin, end) is not None:
+class Verdict(NamedTuple):
+    """What a literal is, and the exemption that lowered it, if one did."""
+
+    kind: str             # PATH_BY_TEXT, PATH_IF_USED, EXEMPT or ''
+    exemption: str = ''   # the name of the exemption that made it EXEMPT or PATH_IF_USED
+
+
+class Silenced(NamedTuple):
+    """A hazard an exemption kept quiet: where, the escape, and the exemption's name."""
+
+    line: int
+    col: int
+    escape: str
+    exemption: str
+
+
+NOT_A_PATH = Verdict('')
+START = itemgetter(2)
+
+
+def path_kind(text: str) -> str:
+    """PATH_BY_TEXT, PATH_IF_USED or '' for a literal's text as the source spells it."""
+    if WINDOWS_PATH.fullmatch(text) is not None:
+        return PATH_BY_TEXT
+    if WEAK_WINDOWS_PATH.fullmatch(text) is not None:
+        return PATH_IF_USED
+    return ''
+
+
+def _spelled(match: re.Match[str]) -> str:
+    return match[0] if match[0] == '\\\\' else 'x'
+
+
+def judge(text: str, active: frozenset[str]) -> Verdict:
+    """The verdict on a whole literal's text (an f-string's fields as names).
+
+    ``active`` names the exemptions in force.
+    """
+    kind = path_kind(text)
+    if not kind:
+        return NOT_A_PATH  # most literals; an exemption only lowers a verdict
+    if TERMINATOR_NUL.name in active and TERMINATOR.search(text) is not None:
+        text = TERMINATOR.sub('', text)
+        kind = path_kind(text)
+        if not kind:
+            return Verdict(EXEMPT, TERMINATOR_NUL.name)
+    read = CHARACTER_ESCAPE.sub(_spelled, text) if CHARACTER.name in active else text
+    if read != text:
+        text = read
+        kind = path_kind(text)
+        if not kind:
+            return Verdict(EXEMPT, CHARACTER.name)
+        if ESCAPED_PATH.name in active and '\\' not in text.replace('\\\\', ''):
+            return Verdict(EXEMPT, ESCAPED_PATH.name)  # no single backslash left
+    if LINE_END_TEXT.name in active and LINE_ENDS.search(text) is not None:
+        return Verdict(EXEMPT, LINE_END_TEXT.name)
+    if (kind == PATH_BY_TEXT and WHITESPACE_TEXT.name in active
+            and ONLY_WHITESPACE.fullmatch(text) is not None and ANCHORED.match(text) is None):
+        return Verdict(PATH_IF_USED, WHITESPACE_TEXT.name)
+    if kind == PATH_IF_USED and SHORT_PATH.name not in active:
         kind = PATH_BY_TEXT
-    elif WEAK_WINDOWS_PATH.fullmatch(text, begin, end) is not None:
-        kind = PATH_IF_USED
-    else:
-        return ''  # most pieces: no line-end search needed
-    return '' if LINE_ENDS.search(text, begin, end) is not None else kind
+    return Verdict(kind)
+
+
+def fstring_view(piece: Piece) -> str:
+    """A 3.10/3.11 f-string's literal parts with each replacement field read as a name.
+
+    A part that ends in a doubled brace is followed by the second brace
+    (``literals.fstring_literal_spans`` keeps one); anything else between
+    parts is (part of) a field, and a part inside a field (its format spec)
+    is not read, as on 3.12+, where the spec's pieces sit inside the field.
+    """
+    text = piece.text
+    _, body_start, body_end = literals.split_prefix(text)
+    parts = []
+    depth = 0   # fields open, counted by the braces between parts
+    before = body_start
+    for begin, end in piece.spans:
+        gap = text[before:begin]
+        doubled = len(gap) == 1 and gap in '{}' and text[before - 1] == gap
+        if gap and not doubled:
+            if not depth:
+                parts.append('X')
+            depth = max(depth + gap.count('{') - gap.count('}'), 0)
+        if not depth:
+            parts.append(text[begin:end])
+        before = end
+    if before < body_end and not depth:
+        parts.append('X')
+    return ''.join(parts)
+
+
+class PathJudge:
+    """The callback of ``literals.escapes`` for one file: says, once per
+    literal, whether the piece's literal is a Windows path (``Found.kept``).
+
+    An f-string on 3.12+ comes in FSTRING_MIDDLE pieces: its verdict is made
+    on the whole f-string, read from the tokens, and given to each piece.
+    """
+
+    def __init__(self, tokens: list[tokenize.TokenInfo]) -> None:
+        self.tokens = tokens
+        self.active = frozenset(exemption.name for exemption in EXEMPTIONS)
+        self.verdicts: dict[literals.Position, Verdict] = {}   # piece start -> verdict
+
+    def __call__(self, piece: Piece) -> str:
+        return self.verdict(piece).kind
+
+    def verdict(self, piece: Piece) -> Verdict:
+        known = self.verdicts.get(piece.start)
+        if known is not None:
+            return known
+        index = bisect_left(self.tokens, piece.start, key=START)
+        if not piece.spans:
+            verdict = NOT_A_PATH
+        elif index < len(self.tokens) and self.tokens[index][0] == tokenize.STRING:
+            prefix, _, _ = literals.split_prefix(piece.text)
+            if 'f' in prefix or 't' in prefix:  # a 3.10/3.11 f-string
+                view = fstring_view(piece)
+            else:
+                view = piece.text[piece.spans[0][0]:piece.spans[0][1]]
+            verdict = judge(view, self.active)
+        else:
+            return self.middle_verdict(piece, index)
+        self.verdicts[piece.start] = verdict
+        return verdict
+
+    def middle_verdict(self, piece: Piece, index: int) -> Verdict:
+        """The verdict on the f- or t-string (3.12+) that holds a MIDDLE piece
+        (at or after ``tokens[index]``), recorded for each of its MIDDLE pieces."""
+        tokens = self.tokens
+        while index < len(tokens) and tokens[index][0] not in literals.MIDDLE_TYPES:
+            index += 1
+        depth = 0
+        owner = index
+        while owner > 0:
+            owner -= 1
+            kind = tokens[owner][0]
+            if kind in literals.END_TYPES:
+                depth += 1
+            elif kind in literals.START_TYPES:
+                if not depth:
+                    break
+                depth -= 1
+        parts: list[str] = []
+        mine: list[literals.Position] = []
+        nesting = braces = 0
+        for tok in tokens[owner + 1:]:
+            kind = tok[0]
+            if kind in literals.START_TYPES:
+                nesting += 1
+            elif kind in literals.END_TYPES:
+                if not nesting:
+                    break
+                nesting -= 1
+            elif nesting:
+                continue
+            elif kind in literals.MIDDLE_TYPES:
+                mine.append(tok[2])
+                if not braces:
+                    parts.append(tok[1])
+            elif kind == tokenize.OP and tok[1] in '{}':
+                if tok[1] == '{':
+                    if not braces:
+                        parts.append('X')  # a replacement field reads as a name
+                    braces += 1
+                else:
+                    braces -= 1
+        verdict = judge(''.join(parts), self.active)
+        for start in mine:
+            self.verdicts[start] = verdict
+        self.verdicts[piece.start] = verdict
+        return verdict
 
 
 def meaning(escape: escapes.Escape) -> str:
@@ -96,17 +329,46 @@ def is_path_hazard(escape: escapes.Escape) -> bool:
     return escape.text in ESCAPE_MEANINGS or escape.kind in PATH_HAZARDS
 
 
-def reports(found: Iterable[Found], roles: list[usage.Role] = ()) -> Iterator[Finding]:
+def is_terminator(found: Found) -> bool:
+    """Is the escape a NUL that ends its literal ('c:\\\\pagefile.sys\\x00')?"""
+    escape, piece = found.escape, found.piece
+    if escape.kind not in (escapes.OCTAL, escapes.HEX, escapes.UNICODE, escapes.NAMED):
+        return False
+    if escapes.value_of(escape) != NUL:
+        return False
+    end = escape.offset + len(escape.text)
+    if not piece.lookahead:  # a STRING token: the end of its body
+        return end == literals.split_prefix(piece.text)[2]
+    return end == len(piece.text) and piece.lookahead != '{'  # the last piece of a 3.12+ f-string
+
+
+def reports(
+    found: Iterable[Found],
+    roles: list[usage.Role] | None = None,
+    judged: PathJudge | None = None,
+    silenced: list[Silenced] | None = None,
+) -> Iterator[Finding]:
     """ESC501: valid escapes in a literal that is a Windows path.
 
-    Whether it is one was decided once per piece, by ``literals.escapes``
-    calling ``looks_like_windows_path`` (``Found.kept``); a literal that is a
-    path only if used as one needs a ``usage.PATH`` role in ``roles``.
+    Whether it is one was decided once per literal by ``judged`` (the
+    ``PathJudge`` given to ``literals.escapes``; ``Found.kept``); a literal
+    that is a path only if used as one needs a ``usage.PATH`` role in
+    ``roles``.  Each hazard an exemption keeps quiet goes to ``silenced``.
     """
-    for line, col, escape, _, kept in found:
+    active = frozenset(exemption.name for exemption in EXEMPTIONS)
+    for item in found:
+        line, col, escape, piece, kept = item
         if not kept or not is_path_hazard(escape):
             continue
-        if kept == PATH_IF_USED:
-            if usage.role_at(roles, line, col, (usage.PATH,)) is None:
-                continue
+        exemption = ''
+        if TERMINATOR_NUL.name in active and is_terminator(item):
+            exemption = TERMINATOR_NUL.name
+        elif kept == EXEMPT or (kept == PATH_IF_USED
+                                and usage.role_at(roles or [], line, col, (usage.PATH,)) is None):
+            verdict = judged.verdict(piece) if judged is not None else NOT_A_PATH
+            exemption = verdict.exemption or SHORT_PATH.name
+        if exemption:
+            if silenced is not None:
+                silenced.append(Silenced(line, col, escape.text, exemption))
+            continue
         yield line, col, rules.ESC501, {'escape': escape.text, 'meaning': meaning(escape)}

@@ -21,8 +21,11 @@ It also says where a literal is used as a file path (``PATH``), for ESC501:
 every argument of ``open``/``io.open``, of the functions of ``os``,
 ``os.path``, ``shutil``, ``glob`` and ``pathlib`` (``Path``,
 ``PureWindowsPath``, ...), of ``zipfile.ZipFile`` and ``tarfile.open``, the
-command of ``subprocess`` calls (items of a list too), and the right side of
-``/`` after a ``pathlib`` object.
+command of ``subprocess`` calls (items of a list too), the path argument of
+the functions in ``PATH_ARGUMENTS`` (pandas readers, PIL, logging, numpy,
+``sys.path``) and of the pandas writers in ``PATH_METHODS`` (``df.to_csv``),
+the right side of ``/`` after a ``pathlib`` object, and the right side of
+``+`` after a call that returns a path (``os.getcwd() + '\\results.csv'``).
 
 Inside a role, every literal of the expression counts: implicit and ``+``
 concatenation, the template of ``%`` and ``.format``, the separator and the
@@ -114,6 +117,53 @@ PATHLIB_CLASSES = frozenset(
     f'pathlib.{name}' for name in ('Path', 'PurePath', 'PureWindowsPath', 'WindowsPath', 'PosixPath'))
 
 
+class PathArguments(NamedTuple):
+    """Which arguments of a function are paths: by position, or by keyword."""
+
+    positions: tuple[int, ...] = (0,)
+    keywords: frozenset[str] = frozenset()
+
+
+#: Functions that take a path in some arguments only (the others are data,
+#: sizes, formats): pandas readers, PIL, logging, numpy, ``sys.path``.
+#: https://pandas.pydata.org/docs/reference/io.html,
+#: https://pillow.readthedocs.io/en/stable/reference/Image.html#PIL.Image.open,
+#: https://docs.python.org/3/library/logging.handlers.html
+PATH_ARGUMENTS = {
+    **{f'pandas.{name}': PathArguments((0,), frozenset({
+        'filepath_or_buffer', 'io', 'path', 'path_or_buf', 'path_or_buffer'}))
+       for name in ('read_csv', 'read_table', 'read_fwf', 'read_excel', 'read_json', 'read_html',
+                    'read_xml', 'read_parquet', 'read_orc', 'read_feather', 'read_pickle', 'read_hdf',
+                    'read_stata', 'read_sas', 'read_spss', 'ExcelFile', 'ExcelWriter', 'HDFStore')},
+    'PIL.Image.open': PathArguments((0,), frozenset({'fp'})),
+    'PIL.ImageFont.truetype': PathArguments((0,), frozenset({'font'})),
+    'logging.FileHandler': PathArguments((0,), frozenset({'filename'})),
+    **{f'logging.handlers.{name}': PathArguments((0,), frozenset({'filename'}))
+       for name in ('RotatingFileHandler', 'TimedRotatingFileHandler', 'WatchedFileHandler')},
+    'logging.basicConfig': PathArguments((), frozenset({'filename'})),
+    'sys.path.insert': PathArguments((1,)),
+    'sys.path.append': PathArguments((0,)),
+    **{f'numpy.{name}': PathArguments((0,), frozenset({'file', 'fname'}))
+       for name in ('load', 'save', 'savez', 'loadtxt', 'savetxt', 'genfromtxt', 'fromfile')},
+}
+#: Methods that write a pandas object to a path, whatever the object's name
+#: (``df.to_csv('out.csv')``): the first argument, or its keyword.
+PATH_METHODS = {
+    name: PathArguments((0,), frozenset({'path', 'path_or_buf', 'path_or_buffer', 'excel_writer'}))
+    for name in ('to_csv', 'to_excel', 'to_json', 'to_xml', 'to_parquet', 'to_orc', 'to_feather',
+                 'to_pickle', 'to_hdf', 'to_stata')
+}
+#: Calls whose value is a path, so that a literal added to it is one:
+#: ``os.getcwd() + '\\results.csv'``.
+PATH_VALUE_FUNCTIONS = frozenset({
+    'os.getcwd', 'os.getcwdb', 'os.path.join', 'os.path.dirname', 'os.path.abspath', 'os.path.realpath',
+    'os.path.normpath', 'os.path.expanduser', 'os.path.expandvars', 'os.path.relpath',
+    'tempfile.gettempdir', 'tempfile.mkdtemp',
+})
+#: The arguments of ``open``, of ``PATH_MODULES`` functions and ``PATH_FUNCTIONS``: all of them.
+EVERY_ARGUMENT = PathArguments((), frozenset())
+
+
 def parse_functions(value: str) -> dict[str, Signature]:
     """``--escapes-regex-functions``: ``name:PATTERN_POS[:REPL_POS], ...``.
 
@@ -172,6 +222,7 @@ class _Visitor(ast.NodeVisitor):
         # dotted name -> (line, string expression) bindings, in file order
         self.texts: dict[str, list[tuple[int, ast.expr]]] = {}
         self.roles: list[tuple[ast.expr, str]] = []
+        self.path_values: dict[ast.BinOp, bool] = {}  # sums known to build a path, or not
         self.binding = True                    # False on a second pass
 
     # Statements ------------------------------------------------------------
@@ -311,9 +362,35 @@ class _Visitor(ast.NodeVisitor):
         }
 
     # Calls ----------------------------------------------------------------
-    def is_path_call(self, node: ast.Call) -> bool:
+    def path_arguments(self, node: ast.Call) -> PathArguments | None:
+        """Which arguments of the call are paths (``EVERY_ARGUMENT``), or None."""
         name = self.qualified(node.func)
-        return name is not None and (name in PATH_FUNCTIONS or name.rpartition('.')[0] in PATH_MODULES)
+        if name is not None:
+            if name in PATH_FUNCTIONS or name.rpartition('.')[0] in PATH_MODULES:
+                return EVERY_ARGUMENT
+            if name in PATH_ARGUMENTS:
+                return PATH_ARGUMENTS[name]
+        func = node.func
+        return PATH_METHODS.get(func.attr) if isinstance(func, ast.Attribute) else None
+
+    def is_path_value(self, node: ast.expr) -> bool:
+        """Is the expression a path built by a call (``os.getcwd() + '\\data'`` too)?
+
+        The leftmost term of a ``+`` chain decides, found without recursion;
+        each sum on the way remembers the answer, so a chain costs linear time.
+        """
+        chain = []
+        while isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+            if node in self.path_values:
+                found = self.path_values[node]
+                break
+            chain.append(node)
+            node = node.left
+        else:
+            found = isinstance(node, ast.Call) and self.qualified(node.func) in PATH_VALUE_FUNCTIONS
+        for step in chain:
+            self.path_values[step] = found
+        return found
 
     def is_pathlib(self, node: ast.expr) -> bool:
         if isinstance(node, ast.Call):
@@ -324,11 +401,19 @@ class _Visitor(ast.NodeVisitor):
         self.generic_visit(node)
         if isinstance(node.op, ast.Div) and self.is_pathlib(node.left):
             self.roles.append((node.right, PATH))
+        elif isinstance(node.op, ast.Add) and self.is_path_value(node.left):
+            self.roles.append((node.right, PATH))
 
     def visit_Call(self, node: ast.Call) -> None:
         self.generic_visit(node)
-        if self.is_path_call(node):
-            for argument in [*node.args, *(item.value for item in node.keywords)]:
+        takes = self.path_arguments(node)
+        if takes is not None:
+            if takes is EVERY_ARGUMENT:
+                arguments = [*node.args, *(item.value for item in node.keywords)]
+            else:
+                arguments = [node.args[index] for index in takes.positions if index < len(node.args)]
+                arguments += [item.value for item in node.keywords if item.arg in takes.keywords]
+            for argument in arguments:
                 if isinstance(argument, ast.Starred):
                     continue
                 items = argument.elts if isinstance(argument, (ast.List, ast.Tuple)) else [argument]

@@ -7,7 +7,9 @@ Used to read the reports of the opinionated families on real code.  With
 --py2, a file that does not parse is converted by lib2to3 first (Python 3.12
 and older) and its reports are marked "(2to3)": old releases hold Python 2
 code, and the conversion keeps string literals as they are written; read the
-original file before calling a report real.
+original file before calling a report real.  With --silenced, each path
+hazard a named exemption kept quiet is printed too, with the exemption's name
+(``paths.EXEMPTIONS``).
 """
 from __future__ import annotations
 
@@ -21,6 +23,7 @@ from collections import Counter
 from benchmark import python_files
 from helpers import parsed, reports
 
+from flake8_escapes import checks
 from flake8_escapes.plugin import Plugin
 
 
@@ -44,11 +47,22 @@ def converted(path: str) -> str | None:
         return None
 
 
+def print_silenced(path: str, parts: tuple) -> None:
+    """Each ESC501 hazard an exemption kept quiet in a parsed file, with the exemption's name."""
+    silenced: list = []
+    for _ in checks.all_reports(*parts, {}, silenced=silenced):
+        pass
+    for item in silenced:
+        print(f'{path}:{item.line}:{item.col + 1}: silenced by {item.exemption}: {item.escape}')
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument('paths', nargs='*', default=[sysconfig.get_paths()['stdlib']])
     parser.add_argument('--select', default='ESC4')
     parser.add_argument('--py2', action='store_true', help='convert files that do not parse with lib2to3')
+    parser.add_argument('--silenced', action='store_true',
+                        help='print the path hazards exemptions kept quiet')
     args = parser.parse_args()
     counts: Counter = Counter()
     files = converted_files = 0
@@ -57,6 +71,8 @@ def main() -> int:
         if parts is not None:
             found = [(line, col + 1, message) for line, col, message, _ in Plugin(*parts).run()]
             mark = ''
+            if args.silenced:
+                print_silenced(path, parts)
         elif args.py2 and (text := converted(path)) is not None:
             try:
                 found = reports(text)

@@ -4,7 +4,14 @@ The rules for each shape are data cases in tests/data/paths.py.
 """
 from __future__ import annotations
 
-from helpers import labeled_score
+import io
+import warnings
+
+import pytest
+
+from flake8_escapes import checks, paths, usage
+from helpers import labeled_score, processor_for, results
+from test_docs import readme_section
 from test_flake8 import flake8
 
 
@@ -29,3 +36,155 @@ def test_end_to_end(tmp_path):
 
 if __name__ == '__main__':
     print(labeled_score('paths_labeled.py', ('ESC501',)))
+
+
+# Each exemption: its README example is quiet, and reported without the exemption ----------------
+
+def run(src: str) -> tuple[set[str], list[paths.Silenced]]:
+    """(``{'2:5 ESC501', ...}``, the silenced hazards) for ``src``, through ``checks.all_reports``."""
+    processor = processor_for(lines=io.StringIO(src, newline=None).readlines())
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore', SyntaxWarning)
+        warnings.simplefilter('ignore', DeprecationWarning)
+        tree, tokens = processor.build_ast(), processor.file_tokens
+    silenced: list[paths.Silenced] = []
+    found = checks.all_reports(tree, tokens, processor.lines, {}, silenced=silenced)
+    return {f'{report.line}:{report.col + 1} {report.code}' for report in found}, silenced
+
+
+@pytest.mark.parametrize('exemption', paths.EXEMPTIONS, ids=lambda e: e.name)
+def test_exemption_example_is_quiet_and_named(exemption):
+    assert exemption.codes == ('ESC501',)
+    found, silenced = run(exemption.example)
+    assert not {item for item in found if item.endswith('ESC501')}
+    assert silenced and {item.exemption for item in silenced} == {exemption.name}
+
+
+@pytest.mark.parametrize('exemption', paths.EXEMPTIONS, ids=lambda e: e.name)
+def test_exemption_example_is_reported_without_it(exemption, monkeypatch):
+    others = tuple(item for item in paths.EXEMPTIONS if item is not exemption)
+    monkeypatch.setattr(paths, 'EXEMPTIONS', others)
+    found, silenced = run(exemption.example)
+    assert {item for item in found if item.endswith('ESC501')}
+    assert exemption.name not in {item.exemption for item in silenced}
+
+
+@pytest.mark.parametrize('exemption', paths.EXEMPTIONS, ids=lambda e: e.name)
+def test_readme_lists_the_exemption_with_its_example(exemption):
+    section = readme_section('ESC501').split('**Known limits.**', 1)[1]
+    assert f'`{exemption.name}`' in section
+    assert f'```python\n{exemption.example}```' in section
+
+
+# Hand-written: which exemption keeps each of the issue's look-alikes quiet.
+SILENCED = [
+    ('s = s.rstrip(".\\u3002\\uff0e\\uff61")\n', 'spelled-character'),
+    ("chars = '\\\\-0-9\\u00B7\\u0300-\\u036F'\n", 'spelled-character'),
+    ("host = 'pyth\\xf6n.org'\n", 'spelled-character'),
+    ("user = '.\\\\Administrator\\x00'\n", 'terminator'),
+    ("ini = 'c:\\\\boot.ini\\0'\n", 'terminator'),
+    ("folder = 'C:\\\\Users\\\\caf\\u00e9\\N{DEGREE SIGN}'\n", 'escaped-path'),
+    ("tex = '\\\\item\\n'\n", 'line-ends'),
+    ("label = 'Q:\\n'\n", 'line-ends'),
+    ("crlf = 'test.txt\\n\\roverflow.txt'\n", 'line-ends'),
+    ("text = 'see\\nREADME.txt'\n", 'whitespace-text'),
+    ("name = 'file\\twith\\ttabs.txt'\n", 'whitespace-text'),
+    ("wheel = 'foo\\n-1.0-py3-none-any.whl'\n", 'whitespace-text'),
+    ("hint = '.\\test'\n", 'short-path'),
+    ("name = '\\activate_this.py'\n", 'short-path'),
+]
+
+
+@pytest.mark.parametrize('src, name', SILENCED)
+def test_look_alike_is_silenced_by(src, name):
+    found, silenced = run(src)
+    assert not found
+    assert {item.exemption for item in silenced} == {name}
+
+
+def test_terminator_alone_is_silenced_in_a_path():
+    found, silenced = run("name = 'C:\\temp\\new.txt\\0'\n")
+    assert found == {'1:11 ESC501', '1:16 ESC501'}
+    assert silenced == [paths.Silenced(1, 23, '\\0', 'terminator')]
+
+
+# Each recognised path function: a short path (a drive and one name) is reported there ------------
+
+#: (table entry, source whose last line holds one backslash, in the path argument:
+#: 'C:\new', a drive and one name, or '\new.csv' after a path).
+USES = [
+    ('open', "open('C:\\new')\n"),
+    ('io.open', "import io\nio.open('C:\\new')\n"),
+    ('codecs.open', "import codecs\ncodecs.open('C:\\new')\n"),
+    ('builtins.open', "import builtins\nbuiltins.open('C:\\new')\n"),
+    ('zipfile.ZipFile', "import zipfile\nzipfile.ZipFile('C:\\new')\n"),
+    ('tarfile.open', "import tarfile\ntarfile.open('C:\\new')\n"),
+    ('subprocess.run', "import subprocess\nsubprocess.run(['C:\\new'])\n"),
+    ('subprocess.call', "import subprocess\nsubprocess.call('C:\\new')\n"),
+    ('subprocess.check_call', "import subprocess\nsubprocess.check_call('C:\\new')\n"),
+    ('subprocess.check_output', "import subprocess\nsubprocess.check_output('C:\\new')\n"),
+    ('subprocess.Popen', "import subprocess\nsubprocess.Popen('C:\\new')\n"),
+    ('subprocess.getoutput', "import subprocess\nsubprocess.getoutput('C:\\new')\n"),
+    ('subprocess.getstatusoutput', "import subprocess\nsubprocess.getstatusoutput('C:\\new')\n"),
+    ('os', "import os\nos.chdir('C:\\new')\n"),
+    ('os.path', "import os\nos.path.isdir('C:\\new')\n"),
+    ('shutil', "import shutil\nshutil.rmtree('C:\\new')\n"),
+    ('glob', "import glob\nglob.glob('C:\\new')\n"),
+    ('pathlib', "import pathlib\npathlib.Path('C:\\new')\n"),
+    ('PIL.Image.open', "from PIL import Image\nImage.open('C:\\new')\n"),
+    ('PIL.ImageFont.truetype', "from PIL import ImageFont\nImageFont.truetype('C:\\new', 12)\n"),
+    ('logging.FileHandler', "import logging\nlogging.FileHandler('C:\\new')\n"),
+    ('logging.basicConfig', "import logging\nlogging.basicConfig(filename='C:\\new')\n"),
+    ('sys.path.insert', "import sys\nsys.path.insert(0, 'C:\\new')\n"),
+    ('sys.path.append', "import sys\nsys.path.append('C:\\new')\n"),
+    ('pandas.read_excel', "import pandas as pd\npd.read_excel(io='C:\\new')\n"),
+    ('to_excel', "frame.to_excel(excel_writer='C:\\new')\n"),
+    # https://pandas.pydata.org/docs/reference/io.html: readers, and writers on a DataFrame or Series
+    *((f'pandas.{name}', f"import pandas as pd\npd.{name}('C:\\new')\n") for name in (
+        'read_csv', 'read_table', 'read_fwf', 'read_excel', 'read_json', 'read_html', 'read_xml',
+        'read_parquet', 'read_orc', 'read_feather', 'read_pickle', 'read_hdf', 'read_stata', 'read_sas',
+        'read_spss', 'ExcelFile', 'ExcelWriter', 'HDFStore')),
+    *((name, f"frame.{name}('C:\\new')\n") for name in (
+        'to_csv', 'to_excel', 'to_json', 'to_xml', 'to_parquet', 'to_orc', 'to_feather', 'to_pickle',
+        'to_hdf', 'to_stata')),
+    *((f'logging.handlers.{name}', f"from logging import handlers\nhandlers.{name}('C:\\new')\n")
+      for name in ('RotatingFileHandler', 'TimedRotatingFileHandler', 'WatchedFileHandler')),
+    *((f'numpy.{name}', f"import numpy as np\nnp.{name}('C:\\new')\n")
+      for name in ('load', 'save', 'savez', 'loadtxt', 'savetxt', 'genfromtxt', 'fromfile')),
+    # a literal added to a path: 'C:\\new' is not a file name, so '\\new.csv'
+    *((name, f"import os, tempfile\np = {name}() + '\\new.csv'\n")
+      for name in ('os.getcwd', 'os.getcwdb', 'tempfile.gettempdir', 'tempfile.mkdtemp')),
+    *((name, f"import os\np = {name}(a, 'b') + '\\new.csv'\n") for name in (
+        'os.path.join', 'os.path.dirname', 'os.path.abspath', 'os.path.realpath', 'os.path.normpath',
+        'os.path.expanduser', 'os.path.expandvars', 'os.path.relpath')),
+    ('os.getcwd', "import os\nhere = os.getcwd() + '/data' + '\\new.csv'\n"),
+]
+
+
+@pytest.mark.parametrize('entry, src', USES, ids=[use[0] for use in USES])
+def test_path_function(entry, src):
+    lines = src.splitlines()
+    assert results(src) == {f'{len(lines)}:{lines[-1].index(chr(92)) + 1} ESC501'}
+
+
+def test_every_path_table_entry_has_a_case():
+    tables = (usage.PATH_FUNCTIONS, usage.PATH_MODULES, usage.PATH_ARGUMENTS, usage.PATH_METHODS,
+              usage.PATH_VALUE_FUNCTIONS)
+    assert {entry for entry, _ in USES} == {entry for table in tables for entry in table}
+
+
+#: The other arguments of those functions are not paths.
+NOT_PATHS = [
+    "import logging\nlogging.basicConfig(format='C:\\new')\n",
+    "from PIL import ImageFont\nImageFont.truetype(font, size, encoding='C:\\new')\n",
+    "import sys\nsys.path.insert(0, name, 'C:\\new')\n",
+    "frame.to_csv(out, sep='C:\\new')\n",
+    "import pandas as pd\npd.read_csv(f, sep='C:\\new')\n",
+    "import os\np = os.getenv('HOME') + '\\new.csv'\n",
+    "import os\np = '\\new.csv' + os.getcwd()\n",
+]
+
+
+@pytest.mark.parametrize('src', NOT_PATHS)
+def test_other_arguments_are_not_paths(src):
+    assert results(src) == set()
