@@ -70,11 +70,13 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
                     'format, reading the same configuration, without running flake8\'s other checkers. '
                     'Exit status: 0 no report, 1 reports, 2 bad usage.')
     config.add_arguments(checking)
-    checking.add_argument('--jobs', metavar='N', help="processes, or 'auto' (flake8's default)")
+    checking.add_argument('--jobs', dest=config.PASSED_ON + 'jobs', metavar='N',
+                          help="processes, or 'auto' (flake8's default)")
     checking.add_argument('--format', choices=FORMATS, default='default',
                           help='default: path:line:col: CODE message; github: workflow annotations; '
                                'json: one object per line (path, line, column, code, message)')
-    checking.add_argument('--stdin-display-name', metavar='NAME',
+    checking.add_argument('--stdin-display-name', dest=config.PASSED_ON + 'stdin_display_name',
+                          metavar='NAME',
                           help='the name of standard input (-) in reports and per-file-ignores')
     checking.add_argument('paths', nargs='*', metavar='PATH',
                           help="files or directories (default: '.'); '-' for standard input")

@@ -19,7 +19,7 @@ from __future__ import annotations
 import argparse
 import logging
 import os
-from typing import Iterable, Iterator, Sequence
+from typing import Any, Iterable, Iterator, Sequence
 
 from flake8 import utils
 from flake8.formatting.base import BaseFormatter
@@ -32,10 +32,8 @@ from flake8_escapes.plugin import REGEX_FUNCTIONS_OPTION, regex_functions_argume
 
 LOG = logging.getLogger(__name__)
 
-#: Options given to flake8 as they were written, by the name both programs use.
-PASSED_ON = ('select', 'extend_select', 'ignore', 'extend_ignore', 'per_file_ignores',
-             'exclude', 'extend_exclude', 'escapes_regex_functions', 'config', 'jobs',
-             'stdin_display_name')
+#: The prefix of the argparse destinations handed on to flake8's parser as they were written.
+PASSED_ON = 'flake8_'
 VENV_MARKER = 'pyvenv.cfg'
 
 
@@ -51,27 +49,35 @@ def add_arguments(parser: argparse.ArgumentParser, *, selection: bool = True) ->
     group = parser.add_argument_group(
         'configuration', 'read as flake8 reads it: the [flake8] section of setup.cfg, tox.ini or '
                          '.flake8, then these options, which override it')
-    group.add_argument('--config', metavar='FILE', help='the config file to read instead of searching')
-    group.add_argument('--append-config', action='append', default=[], metavar='FILE',
-                       help='one more config file, read last')
-    group.add_argument('--isolated', action='store_true', help='read no config file')
+
+    def option(name: str, **kwargs: Any) -> None:
+        group.add_argument(name, dest=PASSED_ON + name.lstrip('-').replace('-', '_'), **kwargs)
+
+    option('--config', metavar='FILE', help='the config file to read instead of searching')
+    option('--append-config', action='append', default=[], metavar='FILE',
+           help='one more config file, read last')
+    option('--isolated', action='store_true', help='read no config file')
     if selection:
-        for name in ('select', 'extend-select', 'ignore', 'extend-ignore'):
-            group.add_argument(f'--{name}', metavar='CODES', help=f"as flake8's --{name}")
-        group.add_argument('--per-file-ignores', metavar='FILES:CODES', help="as flake8's")
-    group.add_argument('--exclude', metavar='PATTERNS', help="as flake8's (replaces its default)")
-    group.add_argument('--extend-exclude', metavar='PATTERNS', help="as flake8's")
-    group.add_argument(REGEX_FUNCTIONS_OPTION, type=regex_functions_text, metavar='NAME:PAT[:REPL],...',
-                       help='your own regex functions (commas or line breaks between them), '
-                            'as for the flake8 option of that name')
+        for name in ('--select', '--extend-select', '--ignore', '--extend-ignore'):
+            option(name, metavar='CODES', help=f"as flake8's {name}")
+        option('--per-file-ignores', metavar='FILES:CODES', help="as flake8's")
+    option('--exclude', metavar='PATTERNS', help="as flake8's (replaces its default)")
+    option('--extend-exclude', metavar='PATTERNS', help="as flake8's")
+    option(REGEX_FUNCTIONS_OPTION, type=regex_functions_text, metavar='NAME:PAT[:REPL],...',
+           help='your own regex functions (commas or line breaks between them), '
+                'as for the flake8 option of that name')
 
 
 def flake8_argv(args: argparse.Namespace, paths: Sequence[str]) -> list[str]:
-    """flake8's command line for the options given to us."""
-    argv = [f'--{name.replace("_", "-")}={getattr(args, name)}'
-            for name in PASSED_ON if getattr(args, name, None) is not None]
-    argv += [f'--append-config={name}' for name in getattr(args, 'append_config', [])]
-    return argv + ['--isolated'] * bool(getattr(args, 'isolated', False)) + ['--', *paths]
+    """flake8's command line for the options given to us (destinations ``flake8_*``)."""
+    argv = []
+    for dest, value in sorted(vars(args).items()):
+        option = '--' + dest[len(PASSED_ON):].replace('_', '-')
+        if not dest.startswith(PASSED_ON) or value is None or value is False:
+            continue
+        argv += [option] if value is True else [f'{option}={item}' for item in (
+            value if isinstance(value, list) else [value])]
+    return argv + ['--', *paths]
 
 
 class Config:
