@@ -26,6 +26,7 @@ from typing import Optional
 
 from flake8.checker import FileChecker
 from flake8.formatting.base import BaseFormatter
+from flake8.main.options import JobsArgument
 from flake8.processor import FileProcessor
 from flake8.violation import Violation
 
@@ -70,7 +71,7 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
                     'format, reading the same configuration, without running flake8\'s other checkers. '
                     'Exit status: 0 no report, 1 reports, 2 bad usage.')
     config.add_arguments(checking)
-    checking.add_argument('--jobs', dest=config.PASSED_ON + 'jobs', metavar='N',
+    checking.add_argument('--jobs', dest=config.PASSED_ON + 'jobs', type=JobsArgument, metavar='N',
                           help="processes, or 'auto' (flake8's default)")
     checking.add_argument('--format', choices=FORMATS, default='default',
                           help='default: path:line:col: CODE message; github: workflow annotations; '
