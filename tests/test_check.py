@@ -284,3 +284,25 @@ def test_walk_skips_virtualenvs_fifos_and_symlinked_folders(tmp_path):
         ('./.hidden/c.py', line) for line in (3, 5)}
     code, diff, _ = escapes(tmp_path / 'project', 'fix', '--diff', '.')
     assert {path for path, _ in diff_lines(diff)} == {'./a.py', './.hidden/c.py'}
+
+
+# -- pre-commit ------------------------------------------------------------------------------------
+
+@pytest.mark.clients
+def test_pre_commit_hook(tmp_path):
+    """The ``flake8-escapes`` hook as a project on ruff would add it; the project's [flake8]
+    section still applies to the files pre-commit names."""
+    from test_clients import git, published_copy, tool
+    repo, rev = published_copy(tmp_path / 'flake8-escapes')
+    project = tmp_path / 'project'
+    # pre-commit names every file: as with flake8, an exclude pattern must match the file itself
+    write(project, {'bad.py': BAD, 'vendor/old.py': BAD, 'setup.cfg': '[flake8]\nextend-exclude = vendor/*\n',
+                    '.pre-commit-config.yaml': f'repos:\n  - repo: {repo}\n    rev: {rev}\n'
+                                               '    hooks:\n      - id: flake8-escapes\n'})
+    git(project, 'init', '-q')
+    git(project, 'add', '-A')
+    env = dict(os.environ, PRE_COMMIT_HOME=str(tmp_path / 'cache'))
+    proc = subprocess.run([tool('pre-commit'), 'run', '--all-files'], cwd=project, env=env,
+                          capture_output=True, text=True, timeout=900)
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert [line for line in proc.stdout.splitlines() if ': ESC' in line] == BAD_OUT
