@@ -199,8 +199,11 @@ def test_test_data_line_for_line():
 @pytest.mark.slow
 def test_standard_library_line_for_line():
     root = os.path.dirname(differential.stdlib_files()[0])
-    args = ('--isolated', '--select=ESC', '--jobs=2', '--extend-exclude=site-packages', root)
-    assert check(os.getcwd(), *args) == flake8(os.getcwd(), *args)
+    args = ['--isolated', '--select=ESC', '--jobs=2', '--extend-exclude=site-packages', root]
+    proc = subprocess.run([sys.executable, '-m', 'flake8', *args], capture_output=True, text=True,
+                          timeout=3600)  # minutes on two busy cores
+    assert proc.returncode in (0, 1) and 'Traceback' not in proc.stderr, proc.stderr[-2000:]
+    assert check(os.getcwd(), *args) == (proc.returncode, proc.stdout.splitlines())
 
 
 def test_noqa_as_flake8(tmp_path):
