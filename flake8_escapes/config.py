@@ -19,9 +19,11 @@ from __future__ import annotations
 import argparse
 import logging
 import os
+import sys
 from typing import Any, Iterable, Iterator, Sequence
 
 from flake8 import utils
+from flake8.exceptions import Flake8Exception
 from flake8.formatting.base import BaseFormatter
 from flake8.options.parse_args import parse_args
 from flake8.plugins import reporter
@@ -86,7 +88,11 @@ class Config:
     def __init__(self, argv: Sequence[str], formatter: type[BaseFormatter] | None = None) -> None:
         """``argv``: flake8's command line; ``formatter``: one of ours instead of flake8's ``--format``."""
         self.argv = list(argv)
-        plugins, self.options = parse_args(self.argv)
+        try:
+            plugins, self.options = parse_args(self.argv)
+        except Flake8Exception as error:  # a missing --config file: usage, as for argparse's errors
+            print(f'flake8-escapes: error: {error}', file=sys.stderr)
+            raise SystemExit(2) from None
         self.formatter = (formatter(self.options) if formatter
                           else reporter.make(plugins.reporters, self.options))
         self.guide = StyleGuideManager(self.options, self.formatter)

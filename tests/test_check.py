@@ -263,7 +263,7 @@ def test_formats(tmp_path):
 
 
 @pytest.mark.parametrize('args', [['--select'], ['--jobs=x', '.'], ['--format=xml', '.'],
-                                  ['--escapes-regex-functions=f:x', '.']])
+                                  ['--escapes-regex-functions=f:x', '.'], ['--config=missing.cfg', '.']])
 def test_bad_usage(tmp_path, args):
     assert check(tmp_path, *args)[0] == 2
 
@@ -309,3 +309,11 @@ def test_pre_commit_hook(tmp_path):
                           capture_output=True, text=True, timeout=900)
     assert proc.returncode == 1, proc.stdout + proc.stderr
     assert [line for line in proc.stdout.splitlines() if ': ESC' in line] == BAD_OUT
+
+
+def test_a_bad_value_in_the_config_stops_both(tmp_path):
+    write(tmp_path, {'bad.py': BAD, 'setup.cfg': '[flake8]\nescapes-regex-functions = mylib.rx_sub\n'})
+    for program in ('flake8', 'flake8_escapes check'):
+        proc = subprocess.run([sys.executable, '-m', *program.split(), 'bad.py'], cwd=tmp_path,
+                              capture_output=True, text=True, timeout=300)
+        assert proc.returncode == 2 and 'is not NAME:PATTERN_POS' in proc.stderr, program
