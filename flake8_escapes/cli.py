@@ -1,4 +1,4 @@
-"""The ``flake8-escapes`` command: ``fix`` and ``explain``.
+"""The ``flake8-escapes`` command: ``check``, ``fix`` and ``explain``.
 
 Exit status (pre-commit's convention): 0 when nothing changed, 1 when files
 were changed or ``--diff`` showed changes, 2 on bad usage or a file that
@@ -9,14 +9,12 @@ from __future__ import annotations
 import argparse
 import difflib
 import importlib.metadata
-import os
 import sys
 from collections import Counter
 from pathlib import Path
-from typing import Iterator, Sequence
+from typing import Sequence
 
-from flake8_escapes import __version__, fix, rules
-from flake8_escapes.plugin import regex_functions_argument
+from flake8_escapes import __version__, check, config, fix, rules
 
 FIXABLE = fix.SAFE + fix.UNSAFE
 
@@ -38,9 +36,10 @@ def _codes(value: str) -> list[str]:
 def parser() -> argparse.ArgumentParser:
     top = argparse.ArgumentParser(
         prog='flake8-escapes',
-        description='Fix and explain the backslash escapes flake8-escapes reports.')
+        description='Check, fix and explain the backslash escapes flake8-escapes reports.')
     top.add_argument('--version', action='version', version=f'%(prog)s {__version__}')
     commands = top.add_subparsers(dest='command', required=True, metavar='COMMAND')
+    check.add_parser(commands)
     fixing = commands.add_parser(
         'fix', help='rewrite string literals (safe fixes only, unless --unsafe)',
         description='Rewrite string literals so that their reports go away. By default only '
@@ -52,25 +51,12 @@ def parser() -> argparse.ArgumentParser:
                         help='print the changes as a unified diff instead of writing them')
     fixing.add_argument('--select', type=_codes, metavar='CODES',
                         help='comma-separated codes or prefixes to fix (default: all it may)')
-    fixing.add_argument('--escapes-regex-functions', type=regex_functions_argument, default={},
-                        metavar='NAME:PAT[:REPL],...',
-                        help='your own regex functions, as for the flake8 option of that name')
+    config.add_arguments(fixing, selection=False)
     fixing.add_argument('paths', nargs='+', metavar='PATH', help='files, or directories to search for *.py')
     explaining = commands.add_parser('explain', help="print a code's README section",
                                      description="Print the README section of a code.")
     explaining.add_argument('code', metavar='CODE')
     return top
-
-
-def python_files(path: str) -> Iterator[str]:
-    """``path`` itself if it is a file, else the *.py files under it (hidden
-    directories skipped), in a stable order."""
-    if not os.path.isdir(path):
-        yield path
-        return
-    for root, dirs, files in os.walk(path):
-        dirs[:] = sorted(d for d in dirs if not d.startswith('.'))
-        yield from (os.path.join(root, name) for name in sorted(files) if name.endswith('.py'))
 
 
 def _summary(codes: list[str]) -> str:
@@ -86,7 +72,8 @@ def run_fix(args: argparse.Namespace) -> int:
               'these fixes change the value of the literal', file=sys.stderr)
         return 2
     status = 0
-    for path in (name for given in args.paths for name in python_files(given)):
+    settings = config.Config(config.flake8_argv(args, args.paths))  # what flake8 would check
+    for path in settings.files():
         try:
             with open(path, 'rb') as f:
                 data = f.read()
@@ -96,7 +83,7 @@ def run_fix(args: argparse.Namespace) -> int:
             status = 2
             continue
         try:
-            result = fix.fix_text(text, codes, args.escapes_regex_functions)
+            result = fix.fix_text(text, settings.reported(codes, path), settings.regex_functions)
         except (SyntaxError, ValueError) as error:  # ValueError: null bytes
             print(f'{path}: skipped, does not parse: {error}', file=sys.stderr)
             continue
@@ -156,6 +143,8 @@ def run_explain(args: argparse.Namespace) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = parser().parse_args(argv)
+    if args.command == 'check':
+        return check.run(args)
     if args.command == 'fix':
         return run_fix(args)
     return run_explain(args)

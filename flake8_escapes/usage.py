@@ -167,11 +167,13 @@ EVERY_ARGUMENT = PathArguments((), frozenset())
 def parse_functions(value: str) -> dict[str, Signature]:
     """``--escapes-regex-functions``: ``name:PATTERN_POS[:REPL_POS], ...``.
 
-    A position may be left empty (``mylib.rx_sub::1``).  Raises ValueError
-    with a message that says what is wrong.
+    Items are separated by commas or line breaks, as in flake8's own lists (a
+    config value may give one function per line).  A position may be left
+    empty (``mylib.rx_sub::1``).  Raises ValueError with a message that says
+    what is wrong.
     """
     functions: dict[str, Signature] = {}
-    for item in value.split(','):
+    for item in re.split(r'[,\r\n]', value):
         item = item.strip()
         if not item:
             continue

@@ -6,6 +6,9 @@ is called once per logical line with that line's tokens, as flake8 calls it;
 the plugin once per file with the file's tokens and AST.  Prints each side's
 best total over several rounds and the ratio (the target is at most 0.5).
 
+Then, unless ``--check-jobs 0``, one line from bench_check.py: ``flake8-escapes
+check`` against ``flake8 --select=ESC``, whole processes, same --jobs.
+
     python tests/benchmark.py [PATH ...]     # default: the standard library
 """
 from __future__ import annotations
@@ -19,6 +22,7 @@ import tokenize
 
 import pycodestyle
 
+import bench_check
 from flake8_escapes.plugin import Plugin
 from helpers import parsed
 
@@ -86,6 +90,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument('paths', nargs='*', default=[sysconfig.get_paths()['stdlib']])
     parser.add_argument('--rounds', type=int, default=5)
+    parser.add_argument('--check-jobs', type=int, default=2,
+                        help='also time flake8-escapes check against flake8 --select=ESC, whole processes '
+                             'with this --jobs (bench_check.py); 0: skip')
     args = parser.parse_args()
     prepared = prepare(python_files(args.paths))
     tokens = sum(len(t) for _, t, _, _ in prepared)
@@ -94,6 +101,8 @@ def main() -> int:
     print(f'Python {sys.version.split()[0]}, {len(prepared)} files, {tokens} tokens, '
           f'best of {args.rounds}: W605 {w605 * 1000:.0f} ms, flake8-escapes {plugin * 1000:.0f} ms, '
           f'ratio {plugin / w605:.2f}')
+    if args.check_jobs:
+        print(bench_check.check_against_flake8(args.paths, args.check_jobs, rounds=1))
     return 0
 
 

@@ -1,0 +1,56 @@
+"""Time ``flake8-escapes check`` against ``flake8 --select=ESC``: whole processes, same --jobs.
+
+Both read no config (--isolated), skip site-packages, and must print the same
+lines; the best wall time of each over the rounds, and the speed-up (target:
+check at least 3x faster).
+
+    python tests/bench_check.py [--jobs N] [--rounds N] [PATH ...]   # default: the standard library
+"""
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+import sysconfig
+import time
+
+
+def wall_time(argv: list[str]) -> tuple[float, list[str]]:
+    began = time.perf_counter()
+    proc = subprocess.run(argv, capture_output=True, text=True)
+    elapsed = time.perf_counter() - began
+    if proc.returncode not in (0, 1):
+        raise SystemExit(f'{argv[:4]} failed ({proc.returncode}): {proc.stderr[-2000:]}')
+    return elapsed, proc.stdout.splitlines()
+
+
+def check_against_flake8(paths: list[str], jobs: int, rounds: int) -> str:
+    """One line: both programs' best wall time and the ratio."""
+    common = ['--isolated', '--select=ESC', f'--jobs={jobs}', '--extend-exclude=site-packages', *paths]
+    best = {}
+    for _ in range(rounds):
+        for name, argv in (('check', [sys.executable, '-m', 'flake8_escapes', 'check', *common]),
+                           ('flake8', [sys.executable, '-m', 'flake8', *common])):
+            elapsed, out = wall_time(argv)
+            best[name] = min(best.get(name, (elapsed, out)), (elapsed, out))
+    if best['check'][1] != best['flake8'][1]:
+        raise SystemExit('check and flake8 --select=ESC printed different lines')
+    check, flake8 = best['check'][0], best['flake8'][0]
+    return (f'--jobs={jobs}, best of {rounds}: flake8-escapes check {check:.1f} s, '
+            f'flake8 --select=ESC {flake8:.1f} s, check {flake8 / check:.1f}x faster (target: 3x), '
+            f'{len(best["check"][1])} reports')
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument('paths', nargs='*', default=[sysconfig.get_paths()['stdlib']])
+    parser.add_argument('--jobs', type=int, default=2)
+    parser.add_argument('--rounds', type=int, default=1)
+    args = parser.parse_args()
+    print(f'Python {sys.version.split()[0]}, {" ".join(args.paths)}: '
+          + check_against_flake8(args.paths, args.jobs, args.rounds))
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

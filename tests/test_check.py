@@ -1,0 +1,319 @@
+"""``flake8-escapes check`` and the configuration it shares with flake8 and ``fix``.
+
+Every test runs the real programs in subprocesses and compares ``check`` with
+``flake8 --select=ESC`` itself, or with output written by hand from the source.
+"""
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+import differential
+from flake8_escapes import usage
+from test_flake8 import BAD, BAD_OUT, flake8
+
+DATA = os.path.join(os.path.dirname(__file__), 'data')
+
+
+def check(cwd, *args, stdin=None):
+    """Run ``flake8-escapes check``; return (exit code, stdout lines)."""
+    return escapes(cwd, 'check', *args, stdin=stdin)[:2]
+
+
+def escapes(cwd, *args, stdin=None):
+    proc = subprocess.run([sys.executable, '-m', 'flake8_escapes', *args], cwd=cwd, input=stdin,
+                          capture_output=True, text=True, timeout=600)
+    assert 'Traceback' not in proc.stderr, proc.stderr
+    return proc.returncode, proc.stdout.splitlines(), proc.stderr
+
+
+def write(root, files: dict[str, str]) -> None:
+    for name, text in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text), encoding='utf-8')
+
+
+# -- one configuration for flake8, check and fix -------------------------------------------------
+
+SECTION = """\
+[flake8]
+extend-exclude = build
+per-file-ignores =
+    pkg/b.py: ESC301
+escapes-regex-functions =
+    mylib.rx_sub:0:1
+    mylib.rx_find:0
+"""
+PROJECT = {
+    'pkg/__init__.py': '',
+    # ESC301, and ESC401/ESC402 only through the configured regex functions
+    'pkg/a.py': """\
+        import mylib
+        DIGITS = '\\d+'
+        TAGGED = mylib.rx_sub('(a)', '<\\1>', text)
+        FOUND = mylib.rx_find('\\bword', text)
+        FINE = r'\\d'
+        """,
+    # per-file-ignores drops its ESC301; its ESC303 stays
+    'pkg/b.py': """\
+        SPACE = '\\s'
+        MASK = '\\777'
+        """,
+    'pkg/clean.py': 'x = 1\n',
+    # extend-exclude
+    'build/gen.py': "GENERATED = '\\d'\n",
+}
+#: (path, line) of each report, written from the sources above.
+CONCERNED = {('./pkg/a.py', 2), ('./pkg/a.py', 3), ('./pkg/a.py', 4), ('./pkg/b.py', 2)}
+
+
+def reported_lines(out: list[str]) -> set[tuple[str, int]]:
+    return {(path, int(line)) for path, line, _ in (item.split(':', 2) for item in out)}
+
+
+def diff_lines(diff: list[str]) -> set[tuple[str, int]]:
+    """(path, line) of every line a unified diff removes."""
+    found, path, line = set(), None, 0
+    for text in diff:
+        if text.startswith('--- '):
+            path = text[4:].strip()
+        elif text.startswith('@@'):
+            line = int(re.match(r'@@ -(\d+)', text).group(1))
+        elif text.startswith('-'):
+            found.add((path, line))
+            line += 1
+        elif text.startswith(' '):
+            line += 1
+    return found
+
+
+@pytest.mark.parametrize('config_file', ['setup.cfg', 'tox.ini', '.flake8'])
+def test_flake8_check_and_fix_agree(tmp_path, config_file):
+    write(tmp_path, {**PROJECT, config_file: SECTION})
+    code, out = flake8(tmp_path, '--select=ESC', '.')
+    assert code == 1 and reported_lines(out) == CONCERNED
+    assert check(tmp_path, '.') == (1, out)
+    assert check(tmp_path, '--jobs=2', '.') == (1, out)
+    code, diff, _ = escapes(tmp_path, 'fix', '--unsafe', '--diff', '.')
+    assert code == 1 and diff_lines(diff) == CONCERNED
+
+
+def test_without_the_config_all_differ(tmp_path):
+    """The same project without its [flake8] section: the section is what made them agree."""
+    write(tmp_path, PROJECT)
+    code, out = check(tmp_path, '.')
+    assert reported_lines(out) == {('./build/gen.py', 1), ('./pkg/a.py', 2), ('./pkg/b.py', 1),
+                                   ('./pkg/b.py', 2)}
+    assert escapes(tmp_path, 'fix', '--unsafe', '--diff', '.')[0] == 1
+
+
+def test_fix_skips_what_flake8_excludes(tmp_path):
+    """The issue's example: tox.ini excludes the test data, so fix leaves it alone."""
+    write(tmp_path, {'tox.ini': '[flake8]\nexclude = tests/data\n', 'tests/data/bad.py': BAD})
+    assert flake8(tmp_path, '.') == (0, [])
+    assert escapes(tmp_path, 'fix', '--diff', '.')[:2] == (0, [])
+    assert escapes(tmp_path, 'fix', '--isolated', '--diff', '.')[0] == 1
+
+
+def test_fix_only_codes_flake8_reports(tmp_path):
+    write(tmp_path, {'setup.cfg': '[flake8]\nextend-ignore = ESC303\n', 'bad.py': BAD})
+    code, diff, _ = escapes(tmp_path, 'fix', '--diff', 'bad.py')
+    assert code == 1 and diff_lines(diff) == {('bad.py', 3), ('bad.py', 5)}
+    assert "+DATA = b'\\\\u00e9\\777'" in diff  # ESC302 fixed, ESC303 left as flake8 ignores it
+
+
+def test_regex_functions_on_the_command_line_replace_the_configs(tmp_path):
+    write(tmp_path, {**PROJECT, 'setup.cfg': SECTION})
+    code, out = check(tmp_path, '--escapes-regex-functions=mylib.rx_find:0', 'pkg/a.py')
+    assert [line.split()[1] for line in out] == ['ESC301', 'ESC402']
+    assert flake8(tmp_path, '--select=ESC', '--escapes-regex-functions=mylib.rx_find:0', 'pkg/a.py') == (
+        code, out)
+
+
+@pytest.mark.parametrize('value, expected', [
+    ('\nmylib.rx_sub:0:1\nmylib.rx_find:0\n',
+     {'mylib.rx_sub': usage.Signature(0, 1, '', ''), 'mylib.rx_find': usage.Signature(0, None, '', '')}),
+    ('a:0,\r\n  b::1,', {'a': usage.Signature(0, None, '', ''), 'b': usage.Signature(None, 1, '', '')}),
+])
+def test_regex_functions_one_per_line(value, expected):
+    assert usage.parse_functions(value) == expected
+
+
+# -- flake8's prefix matching ----------------------------------------------------------------------
+
+@pytest.mark.parametrize('args, shown', [
+    ([], True),
+    (['--extend-ignore=E'], False),              # E is a prefix of ESC
+    (['--ignore=E,W'], False),
+    (['--extend-ignore=E', '--extend-select=ESC'], True),  # the longer prefix decides
+    (['--ignore=E,W', '--extend-select=ESC'], True),
+    (['--select=E'], True),
+    (['--select=F'], False),
+    (['--extend-ignore=ESC3'], False),
+])
+def test_prefixes_as_flake8_matches_them(tmp_path, args, shown):
+    (tmp_path / 'bad.py').write_text(BAD)
+    expected = (1, BAD_OUT) if shown else (0, [])
+    assert [line for line in flake8(tmp_path, *args, 'bad.py')[1] if ': ESC' in line] == expected[1]
+    assert check(tmp_path, *args, 'bad.py') == expected
+
+
+def test_prefixes_in_the_config_file(tmp_path):
+    write(tmp_path, {'bad.py': BAD, 'setup.cfg': '[flake8]\nignore = E,W\n'})
+    assert check(tmp_path, 'bad.py') == (0, [])
+    write(tmp_path, {'setup.cfg': '[flake8]\nignore = E,W\nextend-select = ESC\n'})
+    assert check(tmp_path, 'bad.py') == (1, BAD_OUT)
+
+
+# -- check against flake8 --------------------------------------------------------------------------
+
+def pycodestyle_stops_flake8(cwd, path) -> bool:
+    """pycodestyle's W605 raises IndexError on ``f"\\{x}"`` on 3.12 and 3.13 (README), and flake8 stops."""
+    proc = subprocess.run([sys.executable, '-m', 'flake8', '--isolated', path], cwd=cwd,
+                          capture_output=True, text=True, timeout=300)
+    return 'IndexError' in proc.stderr and 'pycodestyle' in proc.stderr
+
+
+def test_test_data_line_for_line():
+    stopped = [name for name in sorted(os.listdir(DATA))
+               if name.endswith('.py') and pycodestyle_stops_flake8(DATA, name)]
+    assert not stopped or sys.version_info >= (3, 12)
+    common = ('--isolated', f'--extend-exclude={",".join(stopped) or "none"}')
+    flake8_says = flake8(DATA, *common, '--select=ESC', '.')
+    assert flake8_says[0] == 1 and len(flake8_says[1]) > 100
+    assert check(DATA, *common, '--select=ESC', '.') == flake8_says
+    assert check(DATA, *common, '--select=ESC', '--jobs=2', '.') == flake8_says
+    # without --select, E999 is on as in flake8: the files this Python cannot parse
+    assert check(DATA, *common, '.') == flake8(DATA, *common, '--select=ESC,E999', '.')
+    for name in stopped:  # check goes on where flake8 stops
+        assert check(DATA, '--isolated', name)[0] == 1
+
+
+@pytest.mark.slow
+def test_standard_library_line_for_line():
+    root = os.path.dirname(differential.stdlib_files()[0])
+    args = ['--isolated', '--select=ESC', '--jobs=2', '--extend-exclude=site-packages', root]
+    proc = subprocess.run([sys.executable, '-m', 'flake8', *args], capture_output=True, text=True,
+                          timeout=3600)  # minutes on two busy cores
+    assert proc.returncode in (0, 1) and 'Traceback' not in proc.stderr, proc.stderr[-2000:]
+    assert check(os.getcwd(), *args) == (proc.returncode, proc.stdout.splitlines())
+
+
+def test_noqa_as_flake8(tmp_path):
+    src = ('x = """\n  \\d\n"""  # noqa: ESC301\ny = "\\q"  # noqa:E501\nz = "\\w"  # NOQA\n'
+           'w = "\\777"  # noqa: ESC3\n')
+    write(tmp_path, {'a.py': src, 'b.py': "# flake8: noqa\nx = '\\d'\n"})
+    out = flake8(tmp_path, '--select=ESC', '.')
+    assert out == (1, ["./a.py:4:6: ESC301 invalid escape sequence '\\q'; write '\\\\q' or use a raw string"])
+    assert check(tmp_path, '.') == out
+
+
+def test_stdin(tmp_path):
+    args = ('--stdin-display-name=bad.py', '-')
+    assert check(tmp_path, *args, stdin=BAD) == (1, BAD_OUT)
+    (tmp_path / 'setup.cfg').write_text('[flake8]\nper-file-ignores = bad.py: ESC301\n')
+    assert check(tmp_path, *args, stdin=BAD) == flake8(tmp_path, '--select=ESC', *args, stdin=BAD)
+    assert check(tmp_path, *args, stdin=BAD)[1] == BAD_OUT[1:]
+
+
+def test_a_file_that_does_not_parse_does_not_stop_the_run(tmp_path):
+    write(tmp_path, {'a.py': "x = 'C:\\Users\\me'\ny = '\\d'\n", 'b.py': BAD})
+    out = flake8(tmp_path, '--select=ESC,E999', '.')
+    assert out[0] == 1 and ': E999 SyntaxError: ' in out[1][0] and len(out[1]) == 4
+    assert check(tmp_path, '--select=ESC,E999', '.') == out
+    assert check(tmp_path, '--select=ESC', '.') == flake8(tmp_path, '--select=ESC', '.')
+    assert check(tmp_path, '.')[1] == out[1]  # E999 is on by default, as in flake8
+
+
+def test_a_missing_file(tmp_path):
+    assert check(tmp_path, 'gone.py') == flake8(tmp_path, 'gone.py')
+    assert check(tmp_path, 'gone.py')[1][0].startswith('gone.py:0:1: E902 FileNotFoundError')
+
+
+def test_fstring_that_stops_pycodestyle(tmp_path):
+    """On 3.12+ pycodestyle's W605 raises IndexError on this line and flake8 stops;
+    check has no pycodestyle in it."""
+    (tmp_path / 'fs.py').write_text('year = 2024\nreport = f"C:\\reports\\{year}\\summary.xlsx"\n')
+    code, out = check(tmp_path, 'fs.py')
+    assert code == 1
+    assert {"fs.py:2:22: ESC301 invalid escape sequence '\\{'; write '\\\\{' or use a raw string",
+            "fs.py:2:29: ESC301 invalid escape sequence '\\s'; write '\\\\s' or use a raw string"} <= set(out)
+
+
+def test_formats(tmp_path):
+    (tmp_path / 'bad.py').write_text(BAD)
+    code, out = check(tmp_path, '--format=json', 'bad.py')
+    assert code == 1
+    assert json.loads(out[0]) == {
+        'path': 'bad.py', 'line': 3, 'column': 23, 'code': 'ESC301',
+        'message': "invalid escape sequence '\\d'; write '\\\\d' or use a raw string"}
+    assert len(out) == 3
+    code, out = check(tmp_path, '--format=github', 'bad.py')
+    assert out[0] == ("::error file=bad.py,line=3,col=23,title=ESC301::ESC301 invalid escape sequence "
+                      "'\\d'; write '\\\\d' or use a raw string")
+    assert check(tmp_path, '--format=pylint', 'bad.py') == flake8(
+        tmp_path, '--select=ESC', '--format=pylint', 'bad.py')
+
+
+@pytest.mark.parametrize('args', [['--select'], ['--jobs=x', '.'], ['--format=xml', '.'],
+                                  ['--escapes-regex-functions=f:x', '.'], ['--config=missing.cfg', '.']])
+def test_bad_usage(tmp_path, args):
+    assert check(tmp_path, *args)[0] == 2
+
+
+def test_nothing_to_report(tmp_path):
+    (tmp_path / 'ok.py').write_text("x = r'\\d'\n")
+    assert check(tmp_path, '.') == (0, [])
+
+
+# -- the walk --------------------------------------------------------------------------------------
+
+def test_walk_skips_virtualenvs_fifos_and_symlinked_folders(tmp_path):
+    write(tmp_path, {'project/a.py': BAD, 'project/venv/pyvenv.cfg': 'home = /usr/bin\n',
+                     'project/venv/lib/site.py': BAD, 'outside/b.py': BAD,
+                     'project/.hidden/c.py': BAD})
+    os.symlink(tmp_path / 'outside', tmp_path / 'project' / 'link')
+    os.mkfifo(tmp_path / 'project' / 'pipe.py')
+    code, out = check(tmp_path / 'project', '.')
+    # flake8 lints hidden folders that are not in its default exclude, and so does check
+    assert reported_lines(out) == {('./a.py', line) for line in (3, 5)} | {
+        ('./.hidden/c.py', line) for line in (3, 5)}
+    code, diff, _ = escapes(tmp_path / 'project', 'fix', '--diff', '.')
+    assert {path for path, _ in diff_lines(diff)} == {'./a.py', './.hidden/c.py'}
+
+
+# -- pre-commit ------------------------------------------------------------------------------------
+
+@pytest.mark.clients
+def test_pre_commit_hook(tmp_path):
+    """The ``flake8-escapes`` hook as a project on ruff would add it; the project's [flake8]
+    section still applies to the files pre-commit names."""
+    from test_clients import git, published_copy, tool
+    repo, rev = published_copy(tmp_path / 'flake8-escapes')
+    project = tmp_path / 'project'
+    # pre-commit names every file: as with flake8, an exclude pattern must match the file itself
+    write(project, {'bad.py': BAD, 'vendor/old.py': BAD, 'setup.cfg': '[flake8]\nextend-exclude = vendor/*\n',
+                    '.pre-commit-config.yaml': f'repos:\n  - repo: {repo}\n    rev: {rev}\n'
+                                               '    hooks:\n      - id: flake8-escapes\n'})
+    git(project, 'init', '-q')
+    git(project, 'add', '-A')
+    env = dict(os.environ, PRE_COMMIT_HOME=str(tmp_path / 'cache'))
+    proc = subprocess.run([tool('pre-commit'), 'run', '--all-files'], cwd=project, env=env,
+                          capture_output=True, text=True, timeout=900)
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert [line for line in proc.stdout.splitlines() if ': ESC' in line] == BAD_OUT
+
+
+def test_a_bad_value_in_the_config_stops_both(tmp_path):
+    write(tmp_path, {'bad.py': BAD, 'setup.cfg': '[flake8]\nescapes-regex-functions = mylib.rx_sub\n'})
+    for program in ('flake8', 'flake8_escapes check'):
+        proc = subprocess.run([sys.executable, '-m', *program.split(), 'bad.py'], cwd=tmp_path,
+                              capture_output=True, text=True, timeout=300)
+        assert proc.returncode == 2 and 'is not NAME:PATTERN_POS' in proc.stderr, program
