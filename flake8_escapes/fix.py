@@ -336,11 +336,30 @@ def _shifted(source: str, start: tuple[int, int], edits: list[Edit]) -> str:
     return apply(source, local)
 
 
-def _value(source: str) -> str | None:
+def _key(node: ast.AST) -> object:
+    """What a literal's AST says of its value (a str is never equal to bytes)."""
+    if isinstance(node, ast.Constant):
+        return type(node.value), node.value
+    return ast.dump(node)
+
+
+def _value(source: str) -> object:
     try:
-        return ast.dump(parse(source, 'eval'))
+        return _key(parse(source, 'eval').body)  # type: ignore[attr-defined]
     except (SyntaxError, ValueError, RecursionError):
         return None
+
+
+def values(sources: list[str]) -> list[object]:
+    """The value of each literal's source (None: it does not parse), parsed
+    together as one tuple (one call to the compiler, not one per literal)."""
+    try:
+        batch = parse('(\n' + ',\n'.join(sources) + ',\n)', 'eval').body  # type: ignore[attr-defined]
+    except (SyntaxError, ValueError, RecursionError):
+        batch = None
+    if isinstance(batch, ast.Tuple) and len(batch.elts) == len(sources):
+        return [_key(node) for node in batch.elts]
+    return [_value(source) for source in sources]
 
 
 class _Unit(NamedTuple):
@@ -432,7 +451,7 @@ def _round(
         return [], [], [], []  # flake8 ignores the whole file
     tree = parse(text)
     tokens = _tokens(lines)
-    noqa = noqa_lines(tokens, lines)
+    noqa = noqa_lines(tokens, lines) if 'noqa' in text.lower() else {}
     by_piece: dict[literals.Piece, list[tuple[str, literals.Found]]] = {}
     unsafe_left: list[str] = []
     for report in checks.all_reports(tree, tokens, lines, functions):
@@ -456,12 +475,10 @@ def _round(
     left: list[LeftAlone] = []
     chosen: list[_Unit] = []
     roles: list[usage.Role] | None = None
-    for unit in units.values():
-        old = _source(lines, unit.start, unit.end)
-        literal_edits = [e for e in unit.edits if e.text != ' r']
-        padded = [e._replace(text='r') for e in unit.edits if e.text == ' r']
-        new = _shifted(old, unit.start, literal_edits + padded)
-        before, after = _value(old), _value(new)
+    olds = [_source(lines, unit.start, unit.end) for unit in units.values()]
+    news = [_shifted(old, unit.start, [e._replace(text=e.text.lstrip()) for e in unit.edits])
+            for old, unit in zip(olds, units.values())]
+    for unit, new, before, after in zip(units.values(), news, values(olds), values(news)):
         reason = None
         if after is None:
             reason = 'the fixed literal would not parse'
