@@ -441,6 +441,59 @@ def _regex_problem(unit: _Unit, new_source: str, roles: list[usage.Role], tree: 
     return problem
 
 
+class _Context(NamedTuple):
+    text: str
+    lines: list[str]
+    tree: ast.AST
+    tokens: list[tokenize.TokenInfo]
+    starts: dict[tuple[int, int], int]
+    functions: dict[str, usage.Signature]
+
+
+Planned = dict[literals.Piece, list[tuple[str, literals.Found]]]
+
+
+def _units(by_piece: Planned, context: _Context) -> list[_Unit]:
+    """The planned fixes, grouped by literal (an f-string's pieces together)."""
+    units: dict[tuple[int, int], _Unit] = {}
+    for piece, items in by_piece.items():
+        start, end = _literal_span(context.tokens, context.starts, piece)
+        unit = units.setdefault(start, _Unit(start, end, [], [], True))
+        unit.edits.extend(_plan(piece, items, context.lines))
+        unit.items.extend(items)
+        if not all(code in SAFE for code, _ in items):
+            units[start] = unit._replace(safe=False)
+    return list(units.values())
+
+
+def _checked(units: list[_Unit], context: _Context) -> tuple[list[_Unit], list[LeftAlone], list[_Unit]]:
+    """(units whose fix is proved, the fixes left alone, the units refused)."""
+    left: list[LeftAlone] = []
+    chosen: list[_Unit] = []
+    refused: list[_Unit] = []
+    roles: list[usage.Role] | None = None
+    olds = [_source(context.lines, unit.start, unit.end) for unit in units]
+    news = [_shifted(old, unit.start, [e._replace(text=e.text.lstrip()) for e in unit.edits])
+            for old, unit in zip(olds, units)]
+    for unit, new, before, after in zip(units, news, values(olds), values(news)):
+        reason = None
+        if after is None:
+            reason = 'the fixed literal would not parse'
+        elif unit.safe and before != after:
+            reason = 'its fix would change the value of the literal'
+        elif not unit.safe and any(code in REGEX_CODES for code, _ in unit.items):
+            if roles is None:
+                near = {f.line for u in units for _, f in u.items} | {u.start[0] for u in units}
+                roles = usage.literal_roles(context.tree, context.lines, context.functions, sorted(near))
+            reason = _regex_problem(unit, new, roles, context.tree, context.lines)
+        if reason:
+            left.extend(LeftAlone(found.line, found.col, code, reason) for code, found in unit.items)
+            refused.append(unit)
+        else:
+            chosen.append(unit)
+    return chosen, left, refused
+
+
 def _round(
     text: str, codes: set[str], functions: dict[str, usage.Signature],
 ) -> tuple[list[Edit], list[str], list[LeftAlone], list[str]]:
@@ -452,7 +505,7 @@ def _round(
     tree = parse(text)
     tokens = _tokens(lines)
     noqa = noqa_lines(tokens, lines) if 'noqa' in text.lower() else {}
-    by_piece: dict[literals.Piece, list[tuple[str, literals.Found]]] = {}
+    by_piece: Planned = {}
     unsafe_left: list[str] = []
     for report in checks.all_reports(tree, tokens, lines, functions):
         if silenced(report.code, noqa.get(report.line)):
@@ -464,36 +517,19 @@ def _round(
     if not by_piece:
         return [], [], [], unsafe_left
     starts = {tok[2]: index for index, tok in enumerate(tokens) if tok[0] in literals.PIECE_TYPES}
-    units: dict[tuple[int, int], _Unit] = {}
-    for piece, items in by_piece.items():
-        start, end = _literal_span(tokens, starts, piece)
-        unit = units.setdefault(start, _Unit(start, end, [], [], True))
-        unit.edits.extend(_plan(piece, items, lines))
-        unit.items.extend(items)
-        if not all(code in SAFE for code, _ in items):
-            units[start] = unit._replace(safe=False)
-    left: list[LeftAlone] = []
-    chosen: list[_Unit] = []
-    roles: list[usage.Role] | None = None
-    olds = [_source(lines, unit.start, unit.end) for unit in units.values()]
-    news = [_shifted(old, unit.start, [e._replace(text=e.text.lstrip()) for e in unit.edits])
-            for old, unit in zip(olds, units.values())]
-    for unit, new, before, after in zip(units.values(), news, values(olds), values(news)):
-        reason = None
-        if after is None:
-            reason = 'the fixed literal would not parse'
-        elif unit.safe and before != after:
-            reason = 'its fix would change the value of the literal'
-        elif not unit.safe and any(code in REGEX_CODES for code, _ in unit.items):
-            if roles is None:
-                near = {f.line for u in units.values() for _, f in u.items}
-                near |= {u.start[0] for u in units.values()}
-                roles = usage.literal_roles(tree, lines, functions, sorted(near))
-            reason = _regex_problem(unit, new, roles, tree, lines)
-        if reason:
-            left.extend(LeftAlone(found.line, found.col, code, reason) for code, found in unit.items)
-        else:
-            chosen.append(unit)
+    context = _Context(text, lines, tree, tokens, starts, functions)
+    chosen, left, refused = _checked(_units(by_piece, context), context)
+    # A literal whose unsafe fix is refused still gets its safe fixes.
+    safe_only: Planned = {}
+    for unit in refused:
+        for code, found in unit.items:
+            if code in SAFE:
+                safe_only.setdefault(found.piece, []).append((code, found))
+    if safe_only:
+        more, _, _ = _checked(_units(safe_only, context), context)
+        chosen.extend(more)
+        done = {(f.line, f.col) for unit in more for _, f in unit.items}
+        left = [item for item in left if (item.line, item.col) not in done]
     edits = [edit for unit in chosen for edit in unit.edits]
     if edits and not _parses(apply(text, edits)):
         # The literals each parse: find the ones the module does not take.
