@@ -108,8 +108,17 @@ def read(data: bytes) -> tuple[str, str]:
     Raises SyntaxError for a bad coding cookie and UnicodeDecodeError for bytes
     the declared encoding cannot read.
     """
-    encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+    encoding = detect_encoding(data)
     return data.decode(encoding), encoding
+
+
+def detect_encoding(data: bytes) -> str:
+    """``tokenize.detect_encoding`` on lines as the compiler splits them: a
+    coding cookie on a line ended by a lone CR counts (tokenize's readline
+    would see one long first line)."""
+    starts = line_starts(data)[:3]
+    lines = iter([data[begin:end] for begin, end in zip(starts, starts[1:])])
+    return tokenize.detect_encoding(lambda: next(lines, b''))[0]
 
 
 def splice_problem(encoding: str) -> str | None:
@@ -591,7 +600,7 @@ def fix_bytes(
     Raises Refused (the file is left alone, the message says why),
     SyntaxError (bad coding cookie, does not parse) or UnicodeDecodeError.
     """
-    encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+    encoding = detect_encoding(data)
     if b'\\' not in data:  # an ASCII-compatible codec spells a backslash 5C
         if splice_problem(encoding) is None:
             return BytesResult(data, [], [], [])
