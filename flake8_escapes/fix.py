@@ -310,7 +310,7 @@ def _literal_span(tokens: list[tokenize.TokenInfo], starts: dict, piece: literal
     index = starts[piece.start]
     kind = tokens[index][0]
     if kind == literals.STRING:
-        return tokens[index][2], tokens[index][3]
+        return tokens[index][2], _end(tokens[index])
     depth = 0
     for back in range(index - 1, -1, -1):
         if tokens[back][0] in literals.END_TYPES:
@@ -326,9 +326,15 @@ def _literal_span(tokens: list[tokenize.TokenInfo], starts: dict, piece: literal
             depth += 1
         elif tokens[ahead][0] in literals.END_TYPES:
             if not depth:
-                return tokens[index][2], tokens[ahead][3]
+                return tokens[index][2], _end(tokens[ahead])
             depth -= 1
     raise ValueError('unterminated f-string')  # not for tokens of code that parses
+
+
+def _end(token: tokenize.TokenInfo) -> tuple[int, int]:
+    """Where a token ends, from its text (3.12.1 counts the end column of a
+    multi-line token in bytes)."""
+    return literals.position(token[2], token[1], len(token[1]))
 
 
 def _source(lines: list[str], start: tuple[int, int], end: tuple[int, int]) -> str:
