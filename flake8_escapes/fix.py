@@ -406,13 +406,13 @@ def _pattern_errors(value: str | bytes) -> str | None:
 def _template_errors(value: str | bytes, pattern: str | bytes | None) -> str | None:
     """Is ``value`` a valid replacement for ``pattern`` (None: unknown, any
     group number up to 99 is taken as valid)?"""
+    any_groups = b'()' * 99 if isinstance(value, bytes) else '()' * 99
     try:
-        compiled = re.compile(pattern if pattern is not None else '()' * 99)
+        compiled = re.compile(pattern if type(pattern) is type(value) else any_groups)
     except (re.error, TypeError, ValueError, OverflowError, RecursionError):
-        compiled = re.compile('()' * 99)
-    empty = value[:0]
+        compiled = re.compile(any_groups)
     try:
-        compiled.sub(value, empty) if type(compiled.pattern) is type(value) else None
+        compiled.sub(value, value[:0])  # re reads the template before it searches
     except (re.error, IndexError, TypeError, ValueError) as error:
         return f'the fixed replacement is not valid for its pattern: {error}'
     return None

@@ -385,3 +385,14 @@ def test_rounds_are_bounded(monkeypatch):
     monkeypatch.setattr(fix, 'ROUNDS', 1)
     source = 'import re\nre.search("(a)(b)(c)(d)(e)(f)(g)\\7\\bword\\n", s)\n'
     assert fix.fix_text(source, ALL).text == source.replace('\\7', '\\\\7')  # the second fix needs a round
+
+
+@pytest.mark.parametrize('before, after', [
+    # bytes: the template is checked against a bytes pattern
+    ("import re\nre.sub(rb'\\}', b'\\1', s)\n", None),
+    ("import re\nre.sub(rb'(a)', b'<\\1>', s)\n", "import re\nre.sub(rb'(a)', rb'<\\1>', s)\n"),
+    # a name bound to the replacement: its pattern is not known, the template is well formed
+    ("import re\nsubst = '\\1'\nre.sub(p, subst, s)\n", "import re\nsubst = r'\\1'\nre.sub(p, subst, s)\n"),
+])
+def test_unsafe_regex_fixes_of_bytes_and_names(before, after):
+    assert fix.fix_text(before, ALL).text == (after or before)
