@@ -606,7 +606,10 @@ def fix_bytes(
     Raises Refused (the file is left alone, the message says why),
     SyntaxError (bad coding cookie, does not parse) or UnicodeDecodeError.
     """
-    encoding = detect_encoding(data)
+    try:
+        encoding = detect_encoding(data)
+    except LookupError as error:  # 3.14: a codec that is not a text encoding
+        raise Refused(str(error)) from None
     if b'\\' not in data:  # an ASCII-compatible codec spells a backslash 5C
         if splice_problem(encoding) is None:
             return BytesResult(data, [], [], [])
