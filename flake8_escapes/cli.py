@@ -21,6 +21,7 @@ from flake8_escapes import __version__, fix, rules
 from flake8_escapes.plugin import regex_functions_argument
 
 FIXABLE = fix.SAFE + fix.UNSAFE
+READ_FLAGS = os.O_RDONLY | getattr(os, 'O_NONBLOCK', 0) | getattr(os, 'O_BINARY', 0)
 FIX_EPILOG = '''\
 Each file is either left exactly as it was or correctly fixed: only the bytes
 of the fixed literals change, written through a temporary file; a literal
@@ -149,11 +150,11 @@ def fix_file(path: str, args: argparse.Namespace, codes: set[str], unsafe_left: 
     """Fix one file: its exit status (0, 1 or 2); every problem is one line."""
     name = shown(path)
     try:
-        info = os.stat(path)
-        if not stat.S_ISREG(info.st_mode):
-            say(f'{name}: skipped, not a regular file', sys.stderr)
-            return 0
-        with open(path, 'rb') as f:
+        # O_NONBLOCK: opening a FIFO must not wait for a writer; it is then skipped.
+        with os.fdopen(os.open(path, READ_FLAGS), 'rb') as f:
+            if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
+                say(f'{name}: skipped, not a regular file', sys.stderr)
+                return 0
             data = f.read()
     except OSError as error:
         say(f'{name}: cannot read: {error.strerror or error}', sys.stderr)

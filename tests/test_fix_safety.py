@@ -372,6 +372,16 @@ def test_diffs_apply_with_git_and_patch(tmp_path):
         assert patched[name] == fixed(data), name
     assert patched['lone-cr.py'] == b'a = 1\rx = r"\\d"\rb = 2\r'
     assert patched['no-final-newline.py'] == b'x = r"\\d"'
+    assert patched['separators.py'] == b'x = 1  # \x1c\x1d\x1e\ny = r"\\d"\n'
+    assert patched['utf8-separators.py'] == '# \u2028 \u2029 \x85\nx = r"\\d"\n'.encode()
+    assert patched['latin1.py'] == b'# coding: latin-1\n# \x85 \xe9\nx = r"\\d"\n'
+
+
+def test_a_device_is_skipped(capsys):
+    if not os.path.exists('/dev/zero'):
+        pytest.skip('no /dev/zero')
+    assert cli.main(['fix', '/dev/zero']) == 0
+    assert capsys.readouterr().err == '/dev/zero: skipped, not a regular file\n'
 
 
 # 9. One run reaches the fixed point. ------------------------------------------------
