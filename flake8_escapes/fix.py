@@ -510,14 +510,15 @@ def _checked(units: list[_Unit], context: _Context) -> tuple[list[_Unit], list[L
 
 
 def _round(
-    text: str, codes: set[str], functions: dict[str, usage.Signature],
-) -> tuple[list[Edit], list[str], list[LeftAlone], list[str]]:
-    """One pass over normalized ``text``: (edits, fixed codes, left alone,
-    codes only --unsafe would fix)."""
+    text: str, codes: set[str], functions: dict[str, usage.Signature], tree: ast.AST | None = None,
+) -> tuple[list[Edit], list[str], list[LeftAlone], list[str], ast.AST | None]:
+    """One pass over normalized ``text`` (``tree``: its AST, when known):
+    (edits, fixed codes, left alone, codes only --unsafe would fix, the AST
+    of the fixed text)."""
     lines = io.StringIO(text, newline='').readlines()
-    if any(NOQA_FILE.match(line) for line in lines):
-        return [], [], [], []  # flake8 ignores the whole file
-    tree = parse(text)
+    if 'flake8' in text and any(NOQA_FILE.match(line) for line in lines):
+        return [], [], [], [], None  # flake8 ignores the whole file
+    tree = tree or parse(text)
     tokens = _tokens(lines)
     noqa = noqa_lines(tokens, lines) if 'noqa' in text.lower() else {}
     by_piece: Planned = {}
@@ -530,7 +531,7 @@ def _round(
         elif report.code in UNSAFE:
             unsafe_left.append(report.code)
     if not by_piece:
-        return [], [], [], unsafe_left
+        return [], [], [], unsafe_left, None
     starts = {tok[2]: index for index, tok in enumerate(tokens) if tok[0] in literals.PIECE_TYPES}
     context = _Context(text, lines, tree, tokens, starts, functions)
     chosen, left, refused = _checked(_units(by_piece, context), context)
@@ -546,7 +547,8 @@ def _round(
         done = {(f.line, f.col) for unit in more for _, f in unit.items}
         left = [item for item in left if (item.line, item.col) not in done]
     edits = [edit for unit in chosen for edit in unit.edits]
-    if edits and not _parses(apply(text, edits)):
+    new_tree = _parsed(apply(text, edits)) if edits else None
+    if edits and new_tree is None:
         # The literals each parse: find the ones the module does not take.
         kept = []
         for unit in chosen:
@@ -559,15 +561,18 @@ def _round(
             left.extend(LeftAlone(f.line, f.col, c, NOT_PARSED) for unit in kept for c, f in unit.items)
         edits = [edit for unit in chosen for edit in unit.edits]
     fixed = [code for unit in chosen for code, _ in unit.items]
-    return edits, fixed, left, unsafe_left
+    return edits, fixed, left, unsafe_left, new_tree
+
+
+def _parsed(text: str) -> ast.AST | None:
+    try:
+        return parse(text)
+    except (SyntaxError, ValueError):
+        return None
 
 
 def _parses(text: str) -> bool:
-    try:
-        parse(text)
-    except (SyntaxError, ValueError):
-        return False
-    return True
+    return _parsed(text) is not None
 
 
 def fix_text(
@@ -578,11 +583,13 @@ def fix_text(
     fixed: list[str] = []
     left: list[LeftAlone] = []
     unsafe_left: list[str] = []
+    tree = None
     for _ in range(ROUNDS):
         if '\\' not in text:
             unsafe_left = []
             break
-        edits, now_fixed, now_left, unsafe_left = _round(normalized(text), codes, regex_functions or {})
+        edits, now_fixed, now_left, unsafe_left, tree = _round(
+            normalized(text), codes, regex_functions or {}, tree)
         left = now_left  # what the last round could not fix is what is left
         if not edits:
             break
@@ -619,9 +626,11 @@ def fix_bytes(
     fixed: list[str] = []
     left: list[LeftAlone] = []
     unsafe_left: list[str] = []
+    tree = None
     for _ in range(ROUNDS):
         text = data.decode(encoding)
-        edits, now_fixed, now_left, unsafe_left = _round(normalized(text), codes, regex_functions or {})
+        edits, now_fixed, now_left, unsafe_left, tree = _round(
+            normalized(text), codes, regex_functions or {}, tree)
         left = now_left
         if not edits:
             break
