@@ -107,9 +107,11 @@ def shown(path: str) -> str:
 
 
 def say(line: str, stream=None) -> None:
-    """Print one line; characters the stream cannot encode are escaped, never an error."""
+    """Print one line (a message that holds line ends is joined into one);
+    characters the stream cannot encode are escaped, never an error."""
     stream = stream or sys.stdout
     encoding = getattr(stream, 'encoding', None) or 'utf-8'
+    line = ' '.join(line.splitlines())
     stream.write(line.encode(encoding, 'backslashreplace').decode(encoding) + '\n')
 
 
@@ -168,10 +170,11 @@ def fix_file(path: str, args: argparse.Namespace, codes: set[str], unsafe_left: 
         say(f'{name}: cannot read: {error}', sys.stderr)
         return 2
     except SyntaxError as error:
-        if error.msg.startswith(('unknown encoding', 'invalid or missing encoding', 'encoding problem')):
-            say(f'{name}: cannot read: {error.msg}', sys.stderr)
+        message = str(error.msg or error)
+        if message.startswith(('unknown encoding', 'invalid or missing encoding', 'encoding problem')):
+            say(f'{name}: cannot read: {message}', sys.stderr)
             return 2
-        say(f'{name}: skipped, does not parse: {error.msg} (line {error.lineno})', sys.stderr)
+        say(f'{name}: skipped, does not parse: {message} (line {error.lineno})', sys.stderr)
         return 0
     except ValueError as error:  # null bytes
         say(f'{name}: skipped, does not parse: {error}', sys.stderr)
@@ -188,9 +191,13 @@ def fix_file(path: str, args: argparse.Namespace, codes: set[str], unsafe_left: 
     if result.data == data:
         return 0
     if args.diff:
+        diff = unified_diff(path, data, result.data)
         sys.stdout.flush()
-        sys.stdout.buffer.write(unified_diff(path, data, result.data))
-        sys.stdout.buffer.flush()
+        if hasattr(sys.stdout, 'buffer'):
+            sys.stdout.buffer.write(diff)
+            sys.stdout.buffer.flush()
+        else:  # a text-only stream (an embedding program's)
+            sys.stdout.write(diff.decode('utf-8', 'backslashreplace'))
         return 1
     try:
         fix.write_atomic(path, result.data)
