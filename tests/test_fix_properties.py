@@ -118,7 +118,7 @@ def outside_unchanged(segments: list[tuple[bool, bytes, bool]], new: bytes) -> N
         at = found
 
 
-@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(source_files(), st.booleans())
 def test_random_files(case, unsafe):
     encoding, segments = case
