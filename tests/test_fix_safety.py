@@ -411,3 +411,13 @@ def test_rounds_are_bounded(monkeypatch):
 ])
 def test_unsafe_regex_fixes_of_bytes_and_names(before, after):
     assert fix.fix_text(before, ALL).text == (after or before)
+
+
+def test_a_coding_cookie_on_a_lone_cr_line():
+    """The compiler reads the cookie of a lone-CR file (tokenize's own
+    readline would see one long first line, and fail on the latin-1 byte)."""
+    data = b'# coding: latin-1\rx = "\xe9\\d"\r'
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')
+        assert compile(data, 'cr.py', 'exec')  # CPython takes it
+    assert fixed(data) == b'# coding: latin-1\rx = r"\xe9\\d"\r'
