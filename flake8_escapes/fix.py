@@ -418,38 +418,38 @@ def _template_errors(value: str | bytes, pattern: str | bytes | None) -> str | N
     return None
 
 
-def _call_pattern(tree: ast.AST, line: int, col_bytes: int) -> tuple[bool, str | bytes | None]:
-    """Find the call that takes the literal at (line, utf-8 col) as its
-    replacement: (found, the pattern's value when it is a literal)."""
+def patterns_by_argument(tree: ast.AST) -> dict[tuple[int, int], str | bytes | None]:
+    """For each call argument, at its (line, utf-8 col): the call's pattern
+    when it is a literal (the first argument, or ``pattern=``/``pat=``), else
+    None.  Built once per file, so that checking many replacements stays linear."""
+    found: dict[tuple[int, int], str | bytes | None] = {}
     for node in ast.walk(tree):
-        if not isinstance(node, ast.Call) or not (node.lineno <= line <= (node.end_lineno or line)):
+        if not isinstance(node, ast.Call):
             continue
-        arguments = [*node.args, *(k.value for k in node.keywords)]
-        for argument in arguments:
-            if (argument.lineno, argument.col_offset) == (line, col_bytes):
-                pattern = node.args[0] if node.args and node.args[0] is not argument else None
-                for keyword in node.keywords:
-                    if keyword.arg in ('pattern', 'pat'):
-                        pattern = keyword.value
-                if isinstance(pattern, ast.Constant) and isinstance(pattern.value, (str, bytes)):
-                    return True, pattern.value
-                return True, None
-    return False, None
+        first = node.args[0] if node.args else None
+        for keyword in node.keywords:
+            if keyword.arg in ('pattern', 'pat'):
+                first = keyword.value
+        for argument in [*node.args, *(k.value for k in node.keywords)]:
+            pattern = first if first is not argument else None
+            value = pattern.value if isinstance(pattern, ast.Constant) else None
+            found[argument.lineno, argument.col_offset] = value if isinstance(value, (str, bytes)) else None
+    return found
 
 
-def _regex_problem(unit: _Unit, new_source: str, roles: list[usage.Role], tree: ast.AST,
-                   lines: list[str]) -> str | None:
+def _regex_problem(unit: _Unit, new_source: str, roles: dict[tuple[int, int], usage.Role],
+                   patterns: dict[tuple[int, int], str | bytes | None], lines: list[str]) -> str | None:
     """Why the fixed regex literal would break the program, or None."""
     try:
         value = ast.literal_eval(new_source)
     except (SyntaxError, ValueError, RecursionError):
         return None  # an f-string: its value is not known here
     line, col = unit.start
-    used = usage.role_at(roles, line, col, (usage.PATTERN, usage.REPLACEMENT))
+    kinds = (usage.PATTERN, usage.REPLACEMENT)
+    used = roles.get(unit.start) or usage.role_at(list(roles.values()), line, col, kinds)
     if used is not None and used.role == usage.REPLACEMENT:
         col_bytes = len(lines[line - 1][:col].encode('utf-8'))
-        _, pattern = _call_pattern(tree, line, col_bytes)
-        return _template_errors(value, pattern)
+        return _template_errors(value, patterns.get((line, col_bytes)))
     problem = _pattern_errors(value)
     if problem and used is None:  # text that reads like a regex, or a template
         return _template_errors(value, None) and problem
@@ -486,7 +486,8 @@ def _checked(units: list[_Unit], context: _Context) -> tuple[list[_Unit], list[L
     left: list[LeftAlone] = []
     chosen: list[_Unit] = []
     refused: list[_Unit] = []
-    roles: list[usage.Role] | None = None
+    roles: dict[tuple[int, int], usage.Role] | None = None
+    patterns: dict[tuple[int, int], str | bytes | None] = {}
     olds = [_source(context.lines, unit.start, unit.end) for unit in units]
     news = [_shifted(old, unit.start, [e._replace(text=e.text.lstrip()) for e in unit.edits])
             for old, unit in zip(olds, units)]
@@ -499,8 +500,12 @@ def _checked(units: list[_Unit], context: _Context) -> tuple[list[_Unit], list[L
         elif not unit.safe and any(code in REGEX_CODES for code, _ in unit.items):
             if roles is None:
                 near = {f.line for u in units for _, f in u.items} | {u.start[0] for u in units}
-                roles = usage.literal_roles(context.tree, context.lines, context.functions, sorted(near))
-            reason = _regex_problem(unit, new, roles, context.tree, context.lines)
+                roles = {role.start: role  # a literal's role, found by its start (linear)
+                         for role in usage.literal_roles(context.tree, context.lines, context.functions,
+                                                         sorted(near))
+                         if role.role in (usage.PATTERN, usage.REPLACEMENT)}
+                patterns = patterns_by_argument(context.tree)
+            reason = _regex_problem(unit, new, roles, patterns, context.lines)
         if reason:
             left.extend(LeftAlone(found.line, found.col, code, reason) for code, found in unit.items)
             refused.append(unit)
