@@ -62,7 +62,7 @@ KEPT_BY_RAW = frozenset({escapes.INVALID, escapes.STR_ONLY_IN_BYTES})
 ROUNDS = 4
 #: Codecs that keep a shift state between characters: ASCII bytes inserted
 #: in a shifted run would be read as other characters.
-STATEFUL_CODECS = ('iso2022', 'utf-7', 'utf_7', 'hz')
+STATEFUL_CODECS = ('iso2022', 'utf_7', 'hz')
 #: ASCII that a codec must read as itself (unicode_escape and
 #: raw_unicode_escape read these as one character).
 ASCII_PROBES = (bytes(range(128)), b'\\u0041\\x41\\101\\N{DIGIT ONE}\\\n')

@@ -52,6 +52,8 @@ def test_a_backslash_after_a_wide_character_is_found_by_characters():
 @pytest.mark.parametrize('cookie, says', [
     ('iso2022_jp', 'stateful'),
     ('utf-7', 'stateful'),
+    ('hz', 'stateful'),
+    ('iso2022_kr', 'stateful'),
     ('unicode_escape', 'not ASCII-compatible'),
     ('raw_unicode_escape', 'not ASCII-compatible'),
     ('idna', 'not ASCII-compatible'),
