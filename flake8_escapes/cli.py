@@ -2,21 +2,36 @@
 
 Exit status (pre-commit's convention): 0 when nothing changed, 1 when files
 were changed or ``--diff`` showed changes, 2 on bad usage or a file that
-cannot be read.
+could not be read, fixed or written (the other files are still fixed).
 """
 from __future__ import annotations
 
 import argparse
 import difflib
 import importlib.metadata
+import os
+import re
+import stat
 import sys
 from collections import Counter
 from pathlib import Path
-from typing import Sequence
+from typing import Iterator, Sequence
 
-from flake8_escapes import __version__, check, config, fix, rules
+from flake8_escapes import __version__, check, config, fix, rules, usage
 
 FIXABLE = fix.SAFE + fix.UNSAFE
+READ_FLAGS = os.O_RDONLY | getattr(os, 'O_NONBLOCK', 0) | getattr(os, 'O_BINARY', 0)
+FIX_EPILOG = '''\
+Each file is either left exactly as it was or correctly fixed: only the bytes
+of the fixed literals change, written through a temporary file; a literal
+marked '# noqa' (as flake8 reads it) is left alone.
+
+exit status:
+  0  nothing changed (nothing to fix, or only reports left alone)
+  1  files were changed, or --diff showed changes
+  2  bad usage, or a file that could not be read, fixed or written
+     (the other files are still fixed)
+'''
 
 
 def _codes(value: str) -> list[str]:
@@ -42,6 +57,7 @@ def parser() -> argparse.ArgumentParser:
     check.add_parser(commands)
     fixing = commands.add_parser(
         'fix', help='rewrite string literals (safe fixes only, unless --unsafe)',
+        epilog=FIX_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter,
         description='Rewrite string literals so that their reports go away. By default only '
                     'safe fixes (ESC301-ESC303), which keep every value as it is; --unsafe also '
                     'fixes ESC401, ESC402 and ESC501, changing the value to what was meant.')
@@ -56,6 +72,8 @@ def parser() -> argparse.ArgumentParser:
     explaining = commands.add_parser('explain', help="print a code's README section",
                                      description="Print the README section of a code.")
     explaining.add_argument('code', metavar='CODE')
+    explaining.add_argument('--markdown', action='store_true',
+                            help='print the section as Markdown, as the README has it (default: plain text)')
     return top
 
 
@@ -64,43 +82,141 @@ def _summary(codes: list[str]) -> str:
     return ', '.join(f'{code} x{n}' if n > 1 else code for code, n in sorted(counts.items()))
 
 
+def shown(path: str) -> str:
+    """A path as it can be printed: a file name that is not valid in the
+    file system's encoding (kept as surrogates by Python) is shown with
+    backslash escapes for its bytes."""
+    try:
+        path.encode('utf-8')
+        return path
+    except UnicodeEncodeError:
+        return os.fsencode(path).decode('utf-8', 'backslashreplace')
+
+
+def say(line: str, stream=None) -> None:
+    """Print one line (a message that holds line ends is joined into one);
+    characters the stream cannot encode are escaped, never an error."""
+    stream = stream or sys.stdout
+    encoding = getattr(stream, 'encoding', None) or 'utf-8'
+    line = ' '.join(line.splitlines())
+    stream.write(line.encode(encoding, 'backslashreplace').decode(encoding) + '\n')
+
+
+def split_lines(data: bytes) -> list[bytes]:
+    """Lines as ``patch`` and ``git apply`` count them: split at ``\n`` only."""
+    lines = data.split(b'\n')
+    ends = [line + b'\n' for line in lines[:-1]]
+    return ends + [lines[-1]] if lines[-1] else ends
+
+
+def unified_diff(path: str, before: bytes, after: bytes) -> bytes:
+    """A unified diff in the file's own bytes, that ``patch -p0`` and
+    ``git apply`` accept (``\\ No newline at end of file`` included)."""
+    name = os.fsencode(path)
+    out = []
+    for line in difflib.diff_bytes(difflib.unified_diff, split_lines(before), split_lines(after),
+                                   fromfile=name, tofile=name):
+        out.append(line if line.endswith(b'\n') else line + b'\n\\ No newline at end of file\n')
+    return b''.join(out)
+
+
+def _files(settings: config.Config, paths: list[str]) -> Iterator[str]:
+    """The files flake8 would check under ``paths``, each once (a path given
+    twice, or through a symlink, is fixed once)."""
+    seen = set()
+    for given in paths:
+        count = 0
+        for name in settings.files([given]):
+            count += 1
+            key = os.path.realpath(name)
+            if key not in seen:
+                seen.add(key)
+                yield name
+        if not count and os.path.isdir(given):
+            say(f'{shown(given)}: no Python file found', sys.stderr)
+
+
+def fix_file(
+    path: str, args: argparse.Namespace, codes: set[str],
+    regex_functions: dict[str, usage.Signature], unsafe_left: list[str],
+) -> int:
+    """Fix one file: its exit status (0, 1 or 2); every problem is one line."""
+    name = shown(path)
+    try:
+        # O_NONBLOCK: opening a FIFO must not wait for a writer; it is then skipped.
+        with os.fdopen(os.open(path, READ_FLAGS), 'rb') as f:
+            if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
+                say(f'{name}: skipped, not a regular file', sys.stderr)
+                return 0
+            data = f.read()
+    except OSError as error:
+        say(f'{name}: cannot read: {error.strerror or error}', sys.stderr)
+        return 2
+    try:
+        result = fix.fix_bytes(data, codes, regex_functions)
+    except fix.Refused as error:
+        say(f'{name}: left alone: {error}', sys.stderr)
+        return 2
+    except UnicodeDecodeError as error:
+        say(f'{name}: cannot read: {error}', sys.stderr)
+        return 2
+    except SyntaxError as error:
+        message = str(error.msg or error)
+        if message.startswith(('unknown encoding', 'invalid or missing encoding', 'encoding problem')):
+            say(f'{name}: cannot read: {message}', sys.stderr)
+            return 2
+        say(f'{name}: skipped, does not parse: {message} (line {error.lineno})', sys.stderr)
+        return 0
+    except ValueError as error:  # null bytes
+        say(f'{name}: skipped, does not parse: {error}', sys.stderr)
+        return 0
+    except RecursionError:
+        say(f'{name}: left alone: nested too deeply for this Python to check', sys.stderr)
+        return 2
+    except Exception as error:  # never stop the run: one line, exit 2
+        say(f'{name}: left alone: {type(error).__name__}: {error}', sys.stderr)
+        return 2
+    for line, col, code, reason in result.left_alone:
+        say(f'{name}:{line}:{col + 1}: {code} left alone: {reason}', sys.stderr)
+    unsafe_left.extend(result.unsafe_left)
+    if result.data == data:
+        return 0
+    if args.diff:
+        diff = unified_diff(path, data, result.data)
+        sys.stdout.flush()
+        if hasattr(sys.stdout, 'buffer'):
+            sys.stdout.buffer.write(diff)
+            sys.stdout.buffer.flush()
+        else:  # a text-only stream (an embedding program's)
+            sys.stdout.write(diff.decode('utf-8', 'backslashreplace'))
+        return 1
+    try:
+        fix.write_atomic(path, result.data)
+    except Exception as error:  # OSError above all (disk full, ulimit -f, read-only)
+        detail = error.strerror if isinstance(error, OSError) and error.strerror else error
+        say(f'{name}: cannot write, left as it was: {detail}', sys.stderr)
+        return 2
+    say(f'{name}: fixed {_summary(result.fixed)}')
+    return 1
+
+
 def run_fix(args: argparse.Namespace) -> int:
     codes = set(args.select or (FIXABLE if args.unsafe else fix.SAFE))
     if not args.unsafe and codes & set(fix.UNSAFE):
         names = ', '.join(sorted(codes & set(fix.UNSAFE)))
-        print(f'flake8-escapes fix: error: --select {names} needs --unsafe: '
-              'these fixes change the value of the literal', file=sys.stderr)
+        say(f'flake8-escapes fix: error: --select {names} needs --unsafe: '
+            'these fixes change the value of the literal', sys.stderr)
         return 2
     status = 0
     settings = config.Config(config.flake8_argv(args, args.paths))  # what flake8 would check
-    for path in settings.files():
-        try:
-            with open(path, 'rb') as f:
-                data = f.read()
-            text, encoding = fix.read(data)
-        except (OSError, SyntaxError, UnicodeDecodeError) as error:
-            print(f'{path}: cannot read: {error}', file=sys.stderr)
-            status = 2
-            continue
-        try:
-            result = fix.fix_text(text, settings.reported(codes, path), settings.regex_functions)
-        except (SyntaxError, ValueError) as error:  # ValueError: null bytes
-            print(f'{path}: skipped, does not parse: {error}', file=sys.stderr)
-            continue
-        for line, col, code in result.left_alone:
-            print(f'{path}:{line}:{col + 1}: {code} left alone: its fix would change the '
-                  'value of the literal', file=sys.stderr)
-        if result.text == text:
-            continue
-        status = max(status, 1)
-        if args.diff:
-            sys.stdout.writelines(difflib.unified_diff(
-                text.splitlines(keepends=True), result.text.splitlines(keepends=True),
-                fromfile=path, tofile=path))
-            continue
-        with open(path, 'wb') as f:
-            f.write(result.text.encode(encoding))
-        print(f'{path}: fixed {_summary(result.fixed)}')
+    unsafe_left: list[str] = []
+    for path in _files(settings, args.paths):
+        reported = settings.reported(codes, path)
+        status = max(status, fix_file(path, args, reported, settings.regex_functions, unsafe_left))
+    if unsafe_left and not args.unsafe:
+        count = len(unsafe_left)
+        say(f'{count} report{"s" if count > 1 else ""} left that only --unsafe can fix '
+            f'({_summary(unsafe_left)}): check them with --unsafe --diff', sys.stderr)
     return status
 
 
@@ -129,6 +245,31 @@ def section(text: str, code: str) -> str | None:
     return None
 
 
+def plain(markdown: str) -> str:
+    """A README section as plain text for a terminal: no headings' ``#``, no
+    ``**``, no backticks; code blocks indented by four spaces; links as
+    ``text (address)``."""
+    out = []
+    in_code = False
+    for line in markdown.splitlines():
+        if line.startswith('```'):
+            in_code = not in_code
+            continue
+        if in_code:
+            out.append('    ' + line if line else '')
+            continue
+        heading = re.match(r'#+ (.*)', line)
+        if heading:
+            line = heading.group(1)
+            out.extend([line, '=' * len(line)])
+            continue
+        line = re.sub(r'\*\*(.+?)\*\*', r'\1', line)
+        line = re.sub(r'(`+)(.+?)\1', r'\2', line)
+        line = re.sub(r'\[([^]]+)\]\(([^)]+)\)', r'\1 (\2)', line)
+        out.append(line)
+    return '\n'.join(out).rstrip() + '\n'
+
+
 def run_explain(args: argparse.Namespace) -> int:
     code = args.code.strip().upper()
     known = [rule.code for rule in rules.RULES]
@@ -137,7 +278,7 @@ def run_explain(args: argparse.Namespace) -> int:
         print(f'flake8-escapes explain: error: unknown code {args.code!r} '
               f'(codes: {", ".join(known)})', file=sys.stderr)
         return 2
-    sys.stdout.write(text)
+    sys.stdout.write(text if args.markdown else plain(text))
     return 0
 
 

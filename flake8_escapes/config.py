@@ -109,8 +109,9 @@ class Config:
         """Those of ``codes`` flake8 would report in ``path``."""
         return {code for code in codes if self.reports(code, path)}
 
-    def files(self) -> Iterator[str]:
-        """The files flake8 would check, in a stable order (``-`` for standard input)."""
+    def files(self, givens: Sequence[str] = ()) -> Iterator[str]:
+        """The files flake8 would check, in a stable order (``-`` for standard input):
+        under ``givens``, or else the paths of the command line."""
         options = self.options
         exclude = [*options.exclude, *options.extend_exclude]
 
@@ -122,7 +123,7 @@ class Config:
             return utils.matches_filename(path, patterns=exclude, log_message='"%(path)s" has '
                                           '%(whether)sbeen excluded', logger=LOG)
 
-        for given in options.filenames or ['.']:
+        for given in givens or options.filenames or ['.']:
             if excluded(given):
                 continue
             if given == '-' or not os.path.isdir(given):

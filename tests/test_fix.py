@@ -134,11 +134,19 @@ def test_unreadable_and_unparsable_files(tmp_path):
 
 
 def test_explain_prints_the_readme_section(tmp_path):
-    code, out, err = run(tmp_path, 'explain', 'esc401')
+    code, out, err = run(tmp_path, 'explain', '--markdown', 'esc401')
     assert (code, err) == (0, '')
     with open(os.path.join(fix_proof.DATA, '..', '..', 'README.md'), encoding='utf-8') as f:
         assert out == cli.section(f.read(), 'ESC401')
     assert out.startswith('### ESC401\n') and '### ESC402' not in out
+
+
+def test_explain_prints_plain_text_by_default(tmp_path):
+    code, out, err = run(tmp_path, 'explain', 'esc401')
+    assert (code, err) == (0, '')
+    assert out.startswith('ESC401\n======\n\nWhat it does. Reports an octal escape that re would read')
+    assert not any(markup in out for markup in ('**', '`', '#', '```'))
+    assert "\n    html = re.sub(r'(\\w+)', r'<\\1>', text)\n" in out  # code blocks indented
 
 
 @pytest.mark.parametrize('code', [rule.code for rule in rules.RULES])
