@@ -289,7 +289,8 @@ def test_not_a_regular_file_is_skipped(tmp_path):
     (tmp_path / 'y.py').write_text('x = "\\d"\n')
     code, out, err = run(tmp_path, 'fix', '.', 'x.py', timeout=30)
     assert (code, out) == (1, './y.py: fixed ESC301\n')
-    assert err == './x.py: skipped, not a regular file\n'
+    # the walk passes over it as flake8's does; named on the command line, it is said
+    assert err == 'x.py: skipped, not a regular file\n'
 
 
 def test_a_folder_without_python_files(tmp_path):
