@@ -98,11 +98,9 @@ def file_results(filename: str) -> tuple[str, list[Result]]:
     except OSError as error:
         return filename, [('E902', 0, 0, f'{type(error).__name__}: {error}', None)]
     name = processor.filename
-    if processor.should_ignore_file():
-        return name, []
     source = ''.join(processor.lines)
     escapes = '\\' in source and bool(settings.reported(CODES, name))
-    if not escapes and not settings.reports('E999', name):
+    if not escapes and not settings.reports('E999', name) or processor.should_ignore_file():
         return name, []
     found: list[tuple[str, int, int, str]] = []
     try:

@@ -105,13 +105,15 @@ def test_flake8_check_and_fix_agree(tmp_path, config_file):
     assert code == 1 and diff_lines(diff) == CONCERNED
 
 
-def test_without_the_config_all_differ(tmp_path):
-    """The same project without its [flake8] section: the section is what made them agree."""
+def test_without_the_section_everything_is_concerned(tmp_path):
+    """The same project without its [flake8] section: build/ is checked, b.py's ESC301 is
+    reported, and the regex wrappers are unknown, for check and fix alike."""
     write(tmp_path, PROJECT)
+    concerned = {('./build/gen.py', 1), ('./pkg/a.py', 2), ('./pkg/b.py', 1), ('./pkg/b.py', 2)}
     code, out = check(tmp_path, '.')
-    assert reported_lines(out) == {('./build/gen.py', 1), ('./pkg/a.py', 2), ('./pkg/b.py', 1),
-                                   ('./pkg/b.py', 2)}
-    assert escapes(tmp_path, 'fix', '--unsafe', '--diff', '.')[0] == 1
+    assert code == 1 and reported_lines(out) == concerned
+    code, diff, _ = escapes(tmp_path, 'fix', '--unsafe', '--diff', '.')
+    assert code == 1 and diff_lines(diff) == concerned
 
 
 def test_fix_skips_what_flake8_excludes(tmp_path):
