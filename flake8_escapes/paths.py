@@ -113,8 +113,8 @@ TERMINATOR_NUL = rules.Exemption(
 )
 ESCAPED_PATH = rules.Exemption(
     'escaped-path', _ESC501,
-    'In a path whose separators are all written doubled, an escape that spells a character '
-    '(`\\x..`, `\\u....`, `\\N{...}`) is meant: the literal is not reported.',
+    'In a path whose separators are all written doubled or as forward slashes, an escape that '
+    'spells a character (`\\x..`, `\\u....`, `\\N{...}`) is meant: the literal is not reported.',
     "folder = 'C:\\\\Users\\\\caf\\u00e9'\n",
 )
 LINE_END_TEXT = rules.Exemption(
