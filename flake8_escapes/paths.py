@@ -335,7 +335,7 @@ def is_terminator(found: Found) -> bool:
     if escapes.value_of(escape) != NUL:
         return False
     end = escape.offset + len(escape.text)
-    if not piece.lookahead:  # a STRING token: the end of its body
+    if piece.spans[0][0]:  # a STRING token (see PathJudge.verdict): the end of its body
         return end == literals.split_prefix(piece.text)[2]
     return end == len(piece.text) and piece.lookahead != '{'  # the last piece of a 3.12+ f-string
 
