@@ -113,8 +113,8 @@ TERMINATOR_NUL = rules.Exemption(
 )
 ESCAPED_PATH = rules.Exemption(
     'escaped-path', _ESC501,
-    'In a path whose separators are all written doubled, an escape that spells a character '
-    '(`\\x..`, `\\u....`, `\\N{...}`) is meant: the literal is not reported.',
+    'In a path whose separators are all written doubled or as forward slashes, an escape that '
+    'spells a character (`\\x..`, `\\u....`, `\\N{...}`) is meant: the literal is not reported.',
     "folder = 'C:\\\\Users\\\\caf\\u00e9'\n",
 )
 LINE_END_TEXT = rules.Exemption(
@@ -159,14 +159,18 @@ class Silenced(NamedTuple):
 
 
 NOT_A_PATH = Verdict('')
+#: The prefix letters of an f-string or a t-string.
+F_OR_T = frozenset('fFtT')
 START = itemgetter(2)
 
 
-def path_kind(text: str) -> str:
-    """PATH_BY_TEXT, PATH_IF_USED or '' for a literal's text as the source spells it."""
-    if WINDOWS_PATH.fullmatch(text) is not None:
+def path_kind(text: str, begin: int = 0, end: int | None = None) -> str:
+    """PATH_BY_TEXT, PATH_IF_USED or '' for a literal's text (``text[begin:end]``)
+    as the source spells it."""
+    end = len(text) if end is None else end
+    if WINDOWS_PATH.fullmatch(text, begin, end) is not None:
         return PATH_BY_TEXT
-    if WEAK_WINDOWS_PATH.fullmatch(text) is not None:
+    if WEAK_WINDOWS_PATH.fullmatch(text, begin, end) is not None:
         return PATH_IF_USED
     return ''
 
@@ -175,14 +179,14 @@ def _spelled(match: re.Match[str]) -> str:
     return match[0] if match[0] == '\\\\' else 'x'
 
 
-def judge(text: str, active: frozenset[str]) -> Verdict:
-    """The verdict on a whole literal's text (an f-string's fields as names).
-
-    ``active`` names the exemptions in force.
+def judge(text: str, active: frozenset[str], begin: int = 0, end: int | None = None) -> Verdict:
+    """The verdict on a whole literal's text, ``text[begin:end]`` (an
+    f-string's fields read as names).  ``active`` names the exemptions in force.
     """
-    kind = path_kind(text)
+    kind = path_kind(text, begin, end)
     if not kind:
         return NOT_A_PATH  # most literals; an exemption only lowers a verdict
+    text = text[begin:end]
     if TERMINATOR_NUL.name in active and TERMINATOR.search(text) is not None:
         text = TERMINATOR.sub('', text)
         kind = path_kind(text)
@@ -251,23 +255,17 @@ class PathJudge:
         return self.verdict(piece).kind
 
     def verdict(self, piece: Piece) -> Verdict:
-        known = self.verdicts.get(piece.start)
+        if not piece.spans:
+            return NOT_A_PATH
+        begin = piece.spans[0][0]
+        if begin:  # a STRING token: its body starts after the prefix and quote
+            if not F_OR_T.isdisjoint(piece.text[:begin]):  # a 3.10/3.11 f- or t-string
+                return judge(fstring_view(piece), self.active)
+            return judge(piece.text, self.active, begin, piece.spans[0][1])
+        known = self.verdicts.get(piece.start)  # a 3.12+ MIDDLE piece (spans from 0)
         if known is not None:
             return known
-        index = bisect_left(self.tokens, piece.start, key=START)
-        if not piece.spans:
-            verdict = NOT_A_PATH
-        elif index < len(self.tokens) and self.tokens[index][0] == tokenize.STRING:
-            prefix, _, _ = literals.split_prefix(piece.text)
-            if 'f' in prefix or 't' in prefix:  # a 3.10/3.11 f-string
-                view = fstring_view(piece)
-            else:
-                view = piece.text[piece.spans[0][0]:piece.spans[0][1]]
-            verdict = judge(view, self.active)
-        else:
-            return self.middle_verdict(piece, index)
-        self.verdicts[piece.start] = verdict
-        return verdict
+        return self.middle_verdict(piece, bisect_left(self.tokens, piece.start, key=START))
 
     def middle_verdict(self, piece: Piece, index: int) -> Verdict:
         """The verdict on the f- or t-string (3.12+) that holds a MIDDLE piece
@@ -337,7 +335,7 @@ def is_terminator(found: Found) -> bool:
     if escapes.value_of(escape) != NUL:
         return False
     end = escape.offset + len(escape.text)
-    if not piece.lookahead:  # a STRING token: the end of its body
+    if piece.spans[0][0]:  # a STRING token (see PathJudge.verdict): the end of its body
         return end == literals.split_prefix(piece.text)[2]
     return end == len(piece.text) and piece.lookahead != '{'  # the last piece of a 3.12+ f-string
 

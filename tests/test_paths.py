@@ -84,6 +84,7 @@ SILENCED = [
     ("user = '.\\\\Administrator\\x00'\n", 'terminator'),
     ("ini = 'c:\\\\boot.ini\\0'\n", 'terminator'),
     ("folder = 'C:\\\\Users\\\\caf\\u00e9\\N{DEGREE SIGN}'\n", 'escaped-path'),
+    ("uri = 'c:/a/b\\xe9'\n", 'escaped-path'),
     ("tex = '\\\\item\\n'\n", 'line-ends'),
     ("label = 'Q:\\n'\n", 'line-ends'),
     ("crlf = 'test.txt\\n\\roverflow.txt'\n", 'line-ends'),

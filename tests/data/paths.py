@@ -75,3 +75,5 @@ p = os.path.join(root, 'data') + '\\out' + '\new.csv'
 # A literal added to something that is not a path.
 import os
 p = os.getenv('HOME') + '\new' + name + '\new.csv'
+#: ESC501:1:15
+open(f"C:\\{d}\temp\0")
