@@ -17,8 +17,13 @@ def all_reports(
     tokens: list[tokenize.TokenInfo],
     lines: list[str],
     regex_functions: dict[str, usage.Signature],
+    silenced: list[regex.Silenced] | None = None,
 ) -> Iterator[rules.Report]:
-    """Every report of the plugin for one file, with the escape it is about."""
+    """Every report of the plugin for one file, with the escape it is about.
+
+    ``silenced``, if given, receives each ESC4xx candidate an exemption kept
+    quiet, with the exemption's name (``regex.EXEMPTIONS``).
+    """
     found = list(literals.escapes(tokens, lines, paths.looks_like_windows_path))
     at = {(item.line, item.col): item for item in found}
     reports: list[invalid.Finding] = list(invalid.reports(found))
@@ -31,6 +36,6 @@ def all_reports(
         roles = usage.literal_roles(tree, lines, regex_functions, candidate_lines)
     reports.extend(paths.reports(found, roles))
     if candidates:
-        reports.extend(regex.reports(candidates, roles))
+        reports.extend(regex.reports(candidates, roles, tree, silenced))
     for line, col, rule, fields in reports:
         yield rules.Report(line, col, rule, fields, at[line, col])

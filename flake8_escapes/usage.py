@@ -32,8 +32,10 @@ from __future__ import annotations
 
 import ast
 import re
-from bisect import bisect_left
-from typing import Iterable, NamedTuple
+import sys
+from bisect import bisect_left, bisect_right, insort
+from operator import itemgetter
+from typing import Iterable, NamedTuple, Optional
 
 Position = tuple[int, int]
 
@@ -88,6 +90,47 @@ REGEX_FUNCTIONS = {
         'splititer': _PATTERN_ONLY, 'subf': _PATTERN_ONLY, 'subfn': _PATTERN_ONLY,
     }.items()
 }
+#: Other widely used functions that take a regex (``None``: no replacement),
+#: through any import form.
+OTHER_REGEX_FUNCTIONS = {
+    # https://docs.pytest.org/en/stable/reference/reference.html#pytest-raises
+    'pytest.raises': Signature(None, None, 'match', ''),
+    'pytest.warns': Signature(None, None, 'match', ''),
+    'pytest.deprecated_call': Signature(None, None, 'match', ''),
+    # https://docs.djangoproject.com/en/stable/ref/urls/#re-path
+    'django.urls.re_path': Signature(0, None, 'route', ''),
+    'django.conf.urls.url': Signature(0, None, 'regex', ''),
+    'django.conf.urls.re_path': Signature(0, None, 'route', ''),
+    'django.core.validators.RegexValidator': Signature(0, None, 'regex', ''),
+    # https://docs.python.org/3/library/warnings.html#warnings.filterwarnings (re.match on the message)
+    'warnings.filterwarnings': Signature(1, None, 'message', ''),
+    # https://pyparsing-docs.readthedocs.io (Regex(pattern))
+    'pyparsing.Regex': Signature(0, None, 'pattern', ''),
+    # https://www.nltk.org/api/nltk.tokenize.regexp.html
+    'nltk.tokenize.RegexpTokenizer': Signature(0, None, 'pattern', ''),
+    'nltk.RegexpTokenizer': Signature(0, None, 'pattern', ''),
+    'nltk.tokenize.regexp_tokenize': Signature(1, None, 'pattern', ''),
+    'nltk.regexp_tokenize': Signature(1, None, 'pattern', ''),
+}
+#: Methods known by their name alone, on any object: unittest's
+#: ``TestCase`` assertions (https://docs.python.org/3/library/unittest.html#unittest.TestCase.assertRegex,
+#: and the Python 2.7 names), pandas' ``DataFrame.filter(regex=...)``.
+REGEX_METHODS = {
+    'assertRegex': Signature(1, None, 'expected_regex', ''),
+    'assertNotRegex': Signature(1, None, 'unexpected_regex', ''),
+    'assertRaisesRegex': Signature(1, None, 'expected_regex', ''),
+    'assertWarnsRegex': Signature(1, None, 'expected_regex', ''),
+    'assertRegexpMatches': Signature(1, None, 'expected_regexp', ''),
+    'assertNotRegexpMatches': Signature(1, None, 'unexpected_regexp', ''),
+    'assertRaisesRegexp': Signature(1, None, 'expected_regexp', ''),
+    'filter': Signature(None, None, 'regex', ''),
+}
+#: Pygments lexers (https://pygments.org/docs/lexerdevelopment/): in a class
+#: whose bases include a lexer from pygments (or any ``...RegexLexer``), the
+#: first item of each rule of ``tokens`` is a pattern, and so are the
+#: ``prefix``/``suffix`` of ``words(...)`` there.
+LEXER_TABLE = 'tokens'
+LEXER_WORDS = frozenset({'pygments.lexer.words', 'words'})
 COMPILE_FUNCTIONS = frozenset({'re.compile', 'regex.compile'})
 MATCH_FUNCTIONS = frozenset(
     f'{module}.{name}' for module in ('re', 'regex') for name in ('match', 'search', 'fullmatch')
@@ -101,6 +144,8 @@ PANDAS_REGEX_METHODS = frozenset({
     'contains', 'count', 'extract', 'extractall', 'findall', 'fullmatch', 'match',
 })
 PANDAS_REGEX_IF_ASKED = {'replace': Signature(0, 1, 'pat', 'repl'), 'split': Signature(0, None, 'pat')}
+#: ``DataFrame.replace``/``Series.replace`` with ``regex=True`` (pandas runs re.sub).
+PANDAS_FRAME_REGEX_IF_ASKED = {'replace': Signature(0, 1, 'to_replace', 'value')}
 
 
 #: Modules all of whose functions take paths, and single functions that do.
@@ -153,6 +198,30 @@ def _char_col(line: str, byte_col: int) -> int:
     return len(line.encode('utf-8')[:byte_col].decode('utf-8', errors='replace'))
 
 
+#: What a name is bound to: a string expression (or a value that is not one), a compiled pattern, a match.
+TEXT = 'text'
+COMPILED = 'compiled'
+MATCH = 'match'
+#: Kinds of scope, as pyflakes keeps them: a class body's names are not seen
+#: from the functions defined in it.
+MODULE_SCOPE = 'module'
+CLASS_SCOPE = 'class'
+FUNCTION_SCOPE = 'function'
+_FIRST = itemgetter(0)
+#: A position after every column of a line.
+_END_OF_LINE = sys.maxsize
+
+
+class _Scope(NamedTuple):
+    key: int            # 0 for the module, else id() of the definition
+    kind: str           # MODULE_SCOPE, CLASS_SCOPE or FUNCTION_SCOPE
+    lexer: bool = False  # a class whose ``tokens`` is a Pygments rule table
+
+
+#: (where the binding takes effect, string expression or None)
+_Binding = tuple[Position, Optional[ast.expr]]
+
+
 class _Visitor(ast.NodeVisitor):
     """Collects the regex roles of the literals on ``lines``.
 
@@ -161,49 +230,63 @@ class _Visitor(ast.NodeVisitor):
     statements only: imports and assignments anywhere give the names, and
     only the statements that span a candidate line have their expressions
     visited for calls.
+
+    Names are resolved per scope (module, class, function), innermost first,
+    skipping class bodies seen from their functions, as pyflakes does: a
+    parameter shadows the module's binding of the same name.  Attributes
+    (``self.p``) are bound in the module scope.
     """
 
     def __init__(self, functions: dict[str, Signature], lines: list[int]) -> None:
         self.functions = functions
         self.lines = lines                     # sorted lines holding a candidate escape
         self.aliases: dict[str, str] = {}     # local name -> qualified name
-        self.patterns: set[str] = set()        # dotted names bound to compiled patterns
-        self.matches: set[str] = set()         # dotted names bound to match objects
-        # dotted name -> (line, string expression) bindings, in file order
-        self.texts: dict[str, list[tuple[int, ast.expr]]] = {}
+        # (scope key, dotted name) -> kind -> bindings sorted by position
+        self.names: dict[tuple[int, str], dict[str, list[_Binding]]] = {}
+        self.scopes: list[_Scope] = [_Scope(0, MODULE_SCOPE)]
         self.roles: list[tuple[ast.expr, str]] = []
         self.binding = True                    # False on a second pass
 
     # Statements ------------------------------------------------------------
     def spans_candidate(self, node: ast.AST) -> bool:
-        first = bisect_left(self.lines, node.lineno)
-        return first < len(self.lines) and self.lines[first] <= (node.end_lineno or node.lineno)
+        first = bisect_left(self.lines, node.lineno)  # type: ignore[attr-defined]
+        end = getattr(node, 'end_lineno', None) or node.lineno  # type: ignore[attr-defined]
+        return first < len(self.lines) and self.lines[first] <= end
 
     def scan(self, body: list[ast.stmt], docstring_first: bool = False) -> None:
         for index, stmt in enumerate(body):
             kind = type(stmt)
-            if (kind is ast.Expr and is_string(stmt.value)
+            if (kind is ast.Expr and is_string(stmt.value)  # type: ignore[attr-defined]
                     and not (index == 0 and docstring_first) and self.spans_candidate(stmt)):
-                self.roles.append((stmt.value, DISCARDED))
+                self.roles.append((stmt.value, DISCARDED))  # type: ignore[attr-defined]
                 continue
+            has_candidate = self.spans_candidate(stmt)
             if not self.binding:
                 pass
-            elif kind is ast.Import:
+            elif isinstance(stmt, ast.Import):
                 self.visit_Import(stmt)
-            elif kind is ast.ImportFrom:
+            elif isinstance(stmt, ast.ImportFrom):
                 self.visit_ImportFrom(stmt)
-            elif kind is ast.Assign:
+            elif isinstance(stmt, ast.Assign):
                 for target in stmt.targets:
-                    self.bind(target, stmt.value)
-            elif kind is ast.AnnAssign and stmt.value is not None:
-                self.bind(stmt.target, stmt.value)
-            elif kind in (ast.For, ast.AsyncFor):
+                    self.bind(target, stmt.value, stmt)
+            elif isinstance(stmt, ast.AnnAssign) and stmt.value is not None:
+                self.bind(stmt.target, stmt.value, stmt)
+            elif isinstance(stmt, (ast.For, ast.AsyncFor)):
                 self.bind_loop(stmt)
-            has_candidate = self.spans_candidate(stmt)
-            defines = kind in DEFINITIONS
+            if has_candidate and isinstance(stmt, ast.Assign) and self.scopes[-1].lexer:
+                self.lexer_table(stmt)
+            scope = self.scope_of(stmt)
             for field, value in ast.iter_fields(stmt):
                 if isinstance(value, list) and value and isinstance(value[0], ast.stmt):
-                    self.scan(value, defines and field == 'body')
+                    if scope is not None and field == 'body':
+                        self.scopes.append(scope)
+                        if self.binding and isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                            self.bind_parameters(stmt)
+                        self.scan(value, True)
+                        self.scopes.pop()
+                    else:
+                        self.scan(value)
                 elif isinstance(value, list) and value and isinstance(value[0], CLAUSES):
                     for clause in value:
                         if has_candidate:
@@ -215,6 +298,14 @@ class _Visitor(ast.NodeVisitor):
                     for node in value if isinstance(value, list) else [value]:
                         if isinstance(node, ast.AST):
                             self.visit(node)
+
+    def scope_of(self, stmt: ast.stmt) -> _Scope | None:
+        """The scope a definition's body opens, or None."""
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            return _Scope(id(stmt), FUNCTION_SCOPE)
+        if isinstance(stmt, ast.ClassDef):
+            return _Scope(id(stmt), CLASS_SCOPE, any(self.is_lexer(base) for base in stmt.bases))
+        return None
 
     # Names ---------------------------------------------------------------
     def visit_Import(self, node: ast.Import) -> None:
@@ -248,11 +339,51 @@ class _Visitor(ast.NodeVisitor):
             return f'{base}.{node.attr}' if base else None
         return None
 
+    def add_binding(self, name: str, kind: str, where: Position, text: ast.expr | None = None) -> None:
+        key = 0 if '.' in name else self.scopes[-1].key
+        bindings = self.names.setdefault((key, name), {}).setdefault(kind, [])
+        insort(bindings, (where, text), key=_FIRST)
+
+    def lookup(self, name: str) -> tuple[dict[str, list[_Binding]], bool] | None:
+        """The bindings of a name in the innermost scope that binds it, and
+        whether that is the current scope (where statements run in order)."""
+        if '.' in name:
+            found = self.names.get((0, name))
+            return (found, False) if found else None
+        for depth, scope in enumerate(reversed(self.scopes)):
+            if depth and scope.kind == CLASS_SCOPE:
+                continue
+            found = self.names.get((scope.key, name))
+            if found:
+                return found, not depth
+        return None
+
+    def bound(self, name: str, kind: str) -> bool:
+        """Is the name bound (anywhere in its scope) to a value of this kind?"""
+        found = self.lookup(name)
+        return found is not None and kind in found[0]
+
+    def text_bound(self, name: str, where: int | Position) -> ast.expr | None:
+        """The string expression the name holds at ``where`` (a line, or a
+        position), or None: in the current scope the binding that comes last
+        before it counts, a binding that is not a string unbinds."""
+        found = self.lookup(name)
+        if found is None:
+            return None
+        bindings = found[0].get(TEXT, [])
+        at = (where, _END_OF_LINE) if isinstance(where, int) else where
+        index = bisect_right(bindings, at, key=_FIRST)
+        if index:
+            return bindings[index - 1][1]
+        # From a function, an outer binding made later in the file is there when it runs.
+        return None if found[1] or not bindings else bindings[-1][1]
+
     # What a value is --------------------------------------------------------
     def is_compiled(self, node: ast.expr) -> bool:
         if isinstance(node, ast.Call):
             return self.qualified(node.func) in COMPILE_FUNCTIONS
-        return self.dotted(node) in self.patterns
+        name = self.dotted(node)
+        return name is not None and self.bound(name, COMPILED)
 
     def is_match(self, node: ast.expr) -> bool:
         if isinstance(node, ast.NamedExpr):
@@ -263,24 +394,46 @@ class _Visitor(ast.NodeVisitor):
             func = node.func
             return (isinstance(func, ast.Attribute) and func.attr in PATTERN_MATCH_METHODS
                     and self.is_compiled(func.value))
-        return self.dotted(node) in self.matches
+        name = self.dotted(node)
+        return name is not None and self.bound(name, MATCH)
 
-    def bind(self, target: ast.expr, value: ast.expr) -> None:
+    def is_lexer(self, base: ast.expr) -> bool:
+        """A Pygments lexer class (``RegexLexer``, ``ExtendedRegexLexer``, ``PythonLexer``)."""
+        name = self.qualified(base) or ''
+        return (name.startswith('pygments.') and name.endswith('Lexer')) or name.endswith('RegexLexer')
+
+    def bind(self, target: ast.expr, value: ast.expr, statement: ast.AST | None = None) -> None:
         name = self.dotted(target)
         if name is None:
             return
+        end = statement or value  # the name is bound once the statement is done
+        where = (end.end_lineno or end.lineno, end.end_col_offset or 0)  # type: ignore[attr-defined]
         if self.is_compiled(value):
-            self.patterns.add(name)
+            self.add_binding(name, COMPILED, where)
         elif self.is_match(value):
-            self.matches.add(name)
+            self.add_binding(name, MATCH, where)
         else:
             # subst = "\\1 \\2" ... re.sub(p, subst, s): the binding that
             # comes last before the call counts; a non-string one unbinds.
             text = value if any(True for _ in literals_in(value)) else None
-            self.texts.setdefault(name, []).append((value.lineno, text))
+            self.add_binding(name, TEXT, where, text)
+
+    def bind_parameters(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
+        """A parameter shadows outer names; it holds its default if that is a string."""
+        arguments = node.args
+        positional = [*arguments.posonlyargs, *arguments.args]
+        defaults: list[ast.expr | None] = [None] * (len(positional) - len(arguments.defaults))
+        defaults += arguments.defaults
+        pairs = [*zip(positional, defaults), *zip(arguments.kwonlyargs, arguments.kw_defaults)]
+        pairs += [(extra, None) for extra in (arguments.vararg, arguments.kwarg) if extra is not None]
+        where = (node.lineno, node.col_offset)
+        for argument, default in pairs:
+            text = default if default is not None and any(True for _ in literals_in(default)) else None
+            self.add_binding(argument.arg, TEXT, where, text)
 
     def bind_loop(self, node: ast.For | ast.AsyncFor) -> None:
         iterator = node.iter
+        where = (iterator.end_lineno or iterator.lineno, iterator.end_col_offset or 0)
         if isinstance(iterator, ast.Call):
             func = iterator.func
             if self.qualified(func) in ('re.finditer', 'regex.finditer') or (
@@ -288,15 +441,11 @@ class _Visitor(ast.NodeVisitor):
                     and self.is_compiled(func.value)):
                 name = self.dotted(node.target)
                 if name:
-                    self.matches.add(name)
-
-    def text_bound(self, name: str, line: int) -> ast.expr | None:
-        bound = None
-        for where, text in self.texts.get(name, ()):
-            if where > line:
-                break
-            bound = text
-        return bound
+                    self.add_binding(name, MATCH, where)
+                return
+        for target in ast.walk(node.target):  # for SEP in ...: the name no longer holds a string
+            if isinstance(target, ast.Name):
+                self.add_binding(target.id, TEXT, where)
 
     def visit_NamedExpr(self, node: ast.NamedExpr) -> None:
         self.generic_visit(node)
@@ -306,9 +455,43 @@ class _Visitor(ast.NodeVisitor):
     def names_holding_candidates(self) -> set[str]:
         """Names bound to a string that holds a candidate escape."""
         return {
-            name for name, bindings in self.texts.items()
-            if any(text is not None and self.spans_candidate(text) for _, text in bindings)
+            name for (_, name), kinds in self.names.items()
+            if any(text is not None and self.spans_candidate(text) for _, text in kinds.get(TEXT, ()))
         }
+
+    # Tables -------------------------------------------------------------------
+    def lexer_table(self, node: ast.Assign) -> None:
+        """``tokens = {'root': [(r'\\bkey\\b', Keyword), (words(..., suffix=r'\\b'), Name)]}``."""
+        if not any(isinstance(target, ast.Name) and target.id == LEXER_TABLE for target in node.targets):
+            return
+        if not isinstance(node.value, ast.Dict):
+            return
+        for state in node.value.values:
+            if not isinstance(state, (ast.List, ast.Tuple)):
+                continue
+            for rule in state.elts:
+                if not isinstance(rule, ast.Tuple) or not rule.elts:
+                    continue
+                first = rule.elts[0]
+                if isinstance(first, ast.Call) and self.qualified(first.func) in LEXER_WORDS:
+                    for item in first.keywords:
+                        if item.arg in ('prefix', 'suffix'):
+                            self.roles.append((item.value, PATTERN))
+                else:
+                    self.roles.append((first, PATTERN))
+
+    def rule_pair(self, node: ast.Tuple | ast.List) -> None:
+        """``(re.compile(r'(a)'), r'\\1')``: a compiled pattern, then its replacement."""
+        if len(node.elts) >= 2 and self.is_compiled(node.elts[0]):
+            self.roles.append((node.elts[1], REPLACEMENT))
+
+    def visit_Tuple(self, node: ast.Tuple) -> None:
+        self.generic_visit(node)
+        self.rule_pair(node)
+
+    def visit_List(self, node: ast.List) -> None:
+        self.generic_visit(node)
+        self.rule_pair(node)
 
     # Calls ----------------------------------------------------------------
     def is_path_call(self, node: ast.Call) -> bool:
@@ -350,9 +533,13 @@ class _Visitor(ast.NodeVisitor):
             return self.functions[name]
         if name in REGEX_FUNCTIONS:
             return REGEX_FUNCTIONS[name]
+        if name in OTHER_REGEX_FUNCTIONS:
+            return OTHER_REGEX_FUNCTIONS[name]
         if not isinstance(func, ast.Attribute):
             return None
         method = func.attr
+        if method in REGEX_METHODS:
+            return REGEX_METHODS[method]
         if method in PATTERN_SUB_METHODS and self.is_compiled(func.value):
             return Signature(None, 0)
         if method == 'expand' and self.is_match(func.value):
@@ -362,6 +549,8 @@ class _Visitor(ast.NodeVisitor):
                 return Signature(0, None, 'pat')
             if method in PANDAS_REGEX_IF_ASKED and _keyword_is(node, 'regex', True):
                 return PANDAS_REGEX_IF_ASKED[method]
+        elif method in PANDAS_FRAME_REGEX_IF_ASKED and _keyword_is(node, 'regex', True):
+            return PANDAS_FRAME_REGEX_IF_ASKED[method]
         return None
 
     def take(self, node: ast.Call, index: int | None, keyword: str, role: str) -> None:
@@ -375,7 +564,7 @@ class _Visitor(ast.NodeVisitor):
             return
         name = self.dotted(argument)
         if name is not None:
-            argument = self.text_bound(name, node.lineno) or argument
+            argument = self.text_bound(name, (argument.lineno, argument.col_offset)) or argument
         self.roles.append((argument, role))
 
 
@@ -448,9 +637,27 @@ def groupless(expression: ast.expr) -> bool:
     return value is not None and '(' not in value and len(NUMBERED_CONTROLS.intersection(value)) <= 1
 
 
+class Roles(list[Role]):
+    """``literal_roles``' answer: a list of roles that ``role_at`` looks up
+    by bisection on their starts (an index built on the first lookup)."""
+
+    _index: tuple[int, list[Position], list[Position], list[int]] | None = None
+
+    def positions(self) -> tuple[int, list[Position], list[Position], list[int]]:
+        if self._index is None or self._index[0] != len(self):
+            order = sorted(range(len(self)), key=lambda i: (self[i].start, i))
+            starts = [self[i].start for i in order]
+            reach: list[Position] = []  # the furthest end of the roles up to here
+            for i in order:
+                end = self[i].end
+                reach.append(end if not reach or end > reach[-1] else reach[-1])
+            self._index = (len(self), starts, reach, order)
+        return self._index
+
+
 def literal_roles(
     tree: ast.AST, lines: list[str], functions: dict[str, Signature], candidate_lines: list[int],
-) -> list[Role]:
+) -> Roles:
     """Each literal used as a regex pattern or replacement, or as a path, near
     the candidates.
 
@@ -470,7 +677,7 @@ def literal_roles(
         visitor.binding = False
         if visitor.lines:
             visitor.scan(body, docstring_first=True)
-    roles = []
+    roles = Roles()
     for expression, role in visitor.roles:
         backspace = means_backspace(expression)
         no_group = role == PATTERN and groupless(expression)
@@ -485,7 +692,49 @@ def literal_roles(
 def role_at(
     roles: list[Role], line: int, col: int, kinds: tuple[str, ...],
 ) -> Role | None:
-    for role in roles:
-        if role.role in kinds and role.start <= (line, col) < role.end:
-            return role
-    return None
+    """The first role (in list order) of one of ``kinds`` whose literal holds (line, col)."""
+    if not isinstance(roles, Roles):
+        roles = Roles(roles)
+    _, starts, reach, order = roles.positions()
+    position = (line, col)
+    best = -1
+    at = bisect_right(starts, position) - 1
+    while at >= 0 and reach[at] > position:
+        role = roles[order[at]]
+        if role.role in kinds and position < role.end and (best < 0 or order[at] < best):
+            best = order[at]
+        at -= 1
+    return roles[best] if best >= 0 else None
+
+
+#: Methods whose first argument is text looked for in a string.
+LOOKUP_METHODS = frozenset({
+    'split', 'rsplit', 'replace', 'find', 'rfind', 'index', 'rindex', 'count', 'startswith',
+    'endswith', 'partition', 'rpartition', 'strip', 'lstrip', 'rstrip', 'removeprefix', 'removesuffix',
+})
+#: ``re``/``regex`` functions whose first argument is a pattern.
+PATTERN_FIRST = frozenset(name.partition('.')[2] for name in REGEX_FUNCTIONS)
+
+
+def looked_for_characters(tree: ast.AST) -> frozenset[str]:
+    """The control characters a module looks for in a string: in the text
+    given to ``split``/``replace``/``find``/..., on the left of ``in``, or in
+    a ``re`` pattern that is a marker (``re.sub('\\1', '}', s)``, see
+    ``groupless``).  A numbered
+    escape the module also looks for is a marker it put there on purpose.
+    """
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        text = None
+        if isinstance(node, ast.Call) and node.args and isinstance(node.func, ast.Attribute):
+            method = node.func.attr
+            if method in LOOKUP_METHODS:
+                text = constant_text(node.args[0])
+            elif method in PATTERN_FIRST and isinstance(node.func.value, ast.Name) and \
+                    node.func.value.id in ('re', 'regex'):
+                text = constant_text(node.args[0]) if groupless(node.args[0]) else None
+        elif isinstance(node, ast.Compare) and isinstance(node.ops[0], (ast.In, ast.NotIn)):
+            text = constant_text(node.left)
+        if text:
+            found.update(char for char in text if char < ' ')
+    return frozenset(found)
