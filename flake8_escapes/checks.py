@@ -36,6 +36,6 @@ def all_reports(
         roles = usage.literal_roles(tree, lines, regex_functions, candidate_lines)
     reports.extend(paths.reports(found, roles))
     if candidates:
-        reports.extend(regex.reports(candidates, roles, tree, silenced))
+        reports.extend(regex.reports(candidates, roles, tree, silenced, lines))
     for line, col, rule, fields in reports:
         yield rules.Report(line, col, rule, fields, at[line, col])

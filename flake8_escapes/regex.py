@@ -21,6 +21,8 @@ from flake8_escapes.literals import Found, Piece
 Finding = tuple[int, int, rules.Rule, dict[str, str]]
 #: (candidate, name of the exemption that silenced it)
 Silenced = tuple[Found, str]
+#: control character -> spans of the literals that look for it (usage.looked_for_characters)
+Markers = dict[str, list[tuple[usage.Position, usage.Position]]]
 
 
 #: Escapes that only mean something to a regex engine: a literal holding one
@@ -168,7 +170,7 @@ class Candidate(NamedTuple):
     code: str                     # ESC401 or ESC402
     role: usage.Role | None       # its pattern, replacement or discarded role
     facts: PieceFacts
-    markers: Callable[[], frozenset[str]]   # control characters the module looks for
+    markers: Callable[[], Markers]   # control characters the module looks for, and where
 
     @property
     def kind(self) -> str | None:
@@ -268,7 +270,9 @@ def _nul_sentinel(candidate: Candidate) -> bool:
 
 
 def _looked_for_marker(candidate: Candidate) -> bool:
-    return escapes.value_of(candidate.found.escape) in candidate.markers()
+    spans = candidate.markers().get(escapes.value_of(candidate.found.escape), ())
+    at = (candidate.found.line, candidate.found.col)
+    return any(not start <= at < end for start, end in spans)  # looked for by another literal
 
 
 def _data_text(candidate: Candidate) -> bool:
@@ -311,19 +315,21 @@ def reports(
     roles: list[usage.Role],
     tree: ast.AST | None = None,
     silenced: list[Silenced] | None = None,
+    lines: list[str] | None = None,
 ) -> Iterator[Finding]:
     """ESC401, ESC402: valid escapes that change what a regex means.
 
-    ``tree`` (the module) lets a marker the module looks for be found;
-    ``silenced``, if given, receives each candidate an exemption kept quiet,
-    with the exemption's name.
+    ``tree`` and ``lines`` (the module) let a marker the module looks for be
+    found; ``silenced``, if given, receives each candidate an exemption kept
+    quiet, with the exemption's name.
     """
     facts: dict[tuple[int, int], PieceFacts] = {}
-    markers: list[frozenset[str]] = []
+    markers: list[Markers] = []
 
-    def looked_for() -> frozenset[str]:
+    def looked_for() -> Markers:  # walks the whole tree: only when a report is near
         if not markers:
-            markers.append(usage.looked_for_characters(tree) if tree is not None else frozenset())
+            whole = tree is not None and lines is not None
+            markers.append(usage.looked_for_characters(tree, lines) if whole else {})  # type: ignore[arg-type]
         return markers[0]
 
     for found in candidates:

@@ -245,7 +245,9 @@ class _Visitor(ast.NodeVisitor):
         self.names: dict[tuple[int, str], dict[str, list[_Binding]]] = {}
         self.scopes: list[_Scope] = [_Scope(0, MODULE_SCOPE)]
         self.roles: list[tuple[ast.expr, str]] = []
-        self.binding = True                    # False on a second pass
+        self.fragments: set[int] = set()       # id() of the role expressions that are part of a pattern
+        self.binding = True                    # bind the names of statements (the first pass)
+        self.walrus = True                     # bind the names of walruses (the visiting pass)
 
     # Statements ------------------------------------------------------------
     def spans_candidate(self, node: ast.AST) -> bool:
@@ -449,7 +451,7 @@ class _Visitor(ast.NodeVisitor):
 
     def visit_NamedExpr(self, node: ast.NamedExpr) -> None:
         self.generic_visit(node)
-        if self.binding:
+        if self.walrus:
             self.bind(node.target, node.value)
 
     def names_holding_candidates(self) -> set[str]:
@@ -475,8 +477,9 @@ class _Visitor(ast.NodeVisitor):
                 first = rule.elts[0]
                 if isinstance(first, ast.Call) and self.qualified(first.func) in LEXER_WORDS:
                     for item in first.keywords:
-                        if item.arg in ('prefix', 'suffix'):
+                        if item.arg in ('prefix', 'suffix'):  # a part of a pattern
                             self.roles.append((item.value, PATTERN))
+                            self.fragments.add(id(item.value))
                 else:
                     self.roles.append((first, PATTERN))
 
@@ -665,7 +668,9 @@ def literal_roles(
     looked at.  Positions are (line, character column), as tokens count them.
     """
     body = getattr(tree, 'body', [])
-    visitor = _Visitor(functions, candidate_lines)
+    visitor = _Visitor(functions, [])
+    visitor.scan(body)  # every name first: a function may use one bound below it
+    visitor.lines, visitor.binding = candidate_lines, False
     visitor.scan(body, docstring_first=True)
     # pattern = '\\bword'; ...; re.search(pattern, s): visit the statements
     # that use such a name too (found in the text, then checked in the AST).
@@ -674,17 +679,16 @@ def literal_roles(
         words = re.compile(r'(?<![\w.])(?:%s)\b' % '|'.join(map(re.escape, sorted(names))))
         uses = [number for number, line in enumerate(lines, 1) if words.search(line)]
         visitor.lines = sorted(set(uses) - set(candidate_lines))
-        visitor.binding = False
+        visitor.walrus = False
         if visitor.lines:
             visitor.scan(body, docstring_first=True)
     roles = Roles()
     for expression, role in visitor.roles:
-        backspace = means_backspace(expression)
-        no_group = role == PATTERN and groupless(expression)
+        whole = id(expression) not in visitor.fragments
+        backspace = whole and means_backspace(expression)
+        no_group = whole and role == PATTERN and groupless(expression)
         for literal in literals_in(expression):
-            start_line, end_line = literal.lineno, literal.end_lineno or literal.lineno
-            start = (start_line, _char_col(lines[start_line - 1], literal.col_offset))
-            end = (end_line, _char_col(lines[end_line - 1], literal.end_col_offset or 0))
+            start, end = _span(literal, lines)
             roles.append(Role(start, end, role, backspace, no_group))
     return roles
 
@@ -716,25 +720,38 @@ LOOKUP_METHODS = frozenset({
 PATTERN_FIRST = frozenset(name.partition('.')[2] for name in REGEX_FUNCTIONS)
 
 
-def looked_for_characters(tree: ast.AST) -> frozenset[str]:
-    """The control characters a module looks for in a string: in the text
-    given to ``split``/``replace``/``find``/..., on the left of ``in``, or in
-    a ``re`` pattern that is a marker (``re.sub('\\1', '}', s)``, see
-    ``groupless``).  A numbered
-    escape the module also looks for is a marker it put there on purpose.
+def looked_for_characters(tree: ast.AST, lines: list[str]) -> dict[str, list[tuple[Position, Position]]]:
+    """The control characters a module looks for in a string, each with the
+    spans (start, end) of the literals that look for it: the text given to
+    ``split``/``replace``/``find``/..., the left of ``in``, a ``re`` pattern
+    that is a marker (``re.sub('\\1', '}', s)``, see ``groupless``).  A
+    numbered escape the module also looks for elsewhere is a marker it put
+    there on purpose.
     """
-    found: set[str] = set()
+    found: dict[str, list[tuple[Position, Position]]] = {}
     for node in ast.walk(tree):
-        text = None
+        looked: ast.expr | None = None
         if isinstance(node, ast.Call) and node.args and isinstance(node.func, ast.Attribute):
             method = node.func.attr
             if method in LOOKUP_METHODS:
-                text = constant_text(node.args[0])
+                looked = node.args[0]
             elif method in PATTERN_FIRST and isinstance(node.func.value, ast.Name) and \
-                    node.func.value.id in ('re', 'regex'):
-                text = constant_text(node.args[0]) if groupless(node.args[0]) else None
+                    node.func.value.id in ('re', 'regex') and groupless(node.args[0]):
+                looked = node.args[0]
         elif isinstance(node, ast.Compare) and isinstance(node.ops[0], (ast.In, ast.NotIn)):
-            text = constant_text(node.left)
-        if text:
-            found.update(char for char in text if char < ' ')
-    return frozenset(found)
+            looked = node.left
+        text = constant_text(looked) if looked is not None else None
+        if text and min(text) < ' ':
+            assert looked is not None
+            span = _span(looked, lines)
+            for char in set(text):
+                if char < ' ':
+                    found.setdefault(char, []).append(span)
+    return found
+
+
+def _span(node: ast.expr, lines: list[str]) -> tuple[Position, Position]:
+    """A node's (start, end) in the tokens' (line, character column)."""
+    start_line, end_line = node.lineno, node.end_lineno or node.lineno
+    return ((start_line, _char_col(lines[start_line - 1], node.col_offset)),
+            (end_line, _char_col(lines[end_line - 1], node.end_col_offset or 0)))
