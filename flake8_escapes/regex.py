@@ -184,15 +184,15 @@ EXEMPTIONS: dict[str, rules.Exemption] = {exemption.name: exemption for exemptio
         'discarded-string', ('ESC401',),
         'A string statement that is not a docstring (code disabled by quoting it) is thrown away by '
         'Python, so nothing in it is reported.',
-        "import re; '''re.sub(r'(\\w+)', '<\\1>', text)'''"),
+        "import re; '''re.sub('(?P<w>a)', '<\\1>', text)'''"),
     rules.Exemption(
         'printable-octal', ('ESC401',),
-        "A two-digit octal escape that makes a printable character ('\\50' is '(') is taken as meant.",
+        'A two-digit octal escape that makes a printable character (`\\50` is `(`) is taken as meant.',
         "re.compile('(a)\\50')"),
     rules.Exemption(
         'character-class', ('ESC401', 'ESC402'),
-        "Inside a character class re reads '\\b' and numbered escapes as characters, as Python did "
-        "(a ']' right after '[' or '[^' belongs to the class).",
+        'Inside a character class re reads `\\b` and numbered escapes as characters, as Python did '
+        '(a `]` right after `[` or `[^` belongs to the class).',
         "re.compile('(a)[]\\1\\b]')"),
     rules.Exemption(
         'groupless-marker', ('ESC401',),
@@ -206,23 +206,23 @@ EXEMPTIONS: dict[str, rules.Exemption] = {exemption.name: exemption for exemptio
         "re.sub('.\\b', '', text)"),
     rules.Exemption(
         'terminal-controls', ('ESC402',),
-        "A pattern that also spells other terminal control characters ('\\a', '\\r', '\\x1b', ...) "
-        "matches a backspace on purpose.",
+        'A pattern that also spells other terminal control characters (`\\a`, `\\f`, `\\v`, `\\r`, '
+        '`\\x1b`, a NUL) matches a backspace on purpose.',
         "re.compile('(\\a|\\b|\\r)')"),
     rules.Exemption(
         'escaped-backreference', ('ESC401',),
-        "A literal that also spells a backreference the right way ('\\\\1') holds its octal escape "
-        'as a marker on purpose.',
+        'A literal that also spells a backreference the right way (`\\\\1`, `\\\\g<`) holds its '
+        'octal escape as a marker on purpose.',
         "re.sub('(a)', '\\\\1\\1', s)"),
     rules.Exemption(
         'nul-sentinel', ('ESC401',),
-        "A literal that also spells a NUL ('\\0', '\\x00') beside a numbered escape is a sentinel "
+        'A literal that also spells a NUL (`\\0`, `\\x00`) beside a numbered escape is a sentinel '
         'string.',
         "re.sub('(a)', '\\0\\1', s)"),
     rules.Exemption(
         'looked-for-marker', ('ESC401',),
-        'A control character the same module also looks for (split, replace, find, in, a pattern '
-        'matching it) is a marker on purpose.',
+        'A control character that another literal of the module looks for (with `split`, `replace`, '
+        '`find`, ..., `in`, or a marker pattern) is a marker on purpose.',
         "s = re.sub(r'(\\})', '\\1', s); s = s.replace('\\1', '}')"),
     rules.Exemption(
         'data-text', ('ESC401',),
@@ -231,8 +231,8 @@ EXEMPTIONS: dict[str, rules.Exemption] = {exemption.name: exemption for exemptio
         "TABLE = '(\\\\d)\\1\\2\\3'"),
     rules.Exemption(
         'no-regex-role', ('ESC401',),
-        "A literal with no regex role is reported only if its own text reads like a regex: a group "
-        "and '(?' or a regex-only escape ('\\w', '\\d', '\\.').",
+        'A literal with no regex role is reported only if its own text reads like a regex: a group '
+        'and `(?` or a regex-only escape (`\\w`, `\\d`, `\\.`, ...).',
         "label = '(\\1)'"),
 )}
 
@@ -329,7 +329,7 @@ def reports(
     def looked_for() -> Markers:  # walks the whole tree: only when a report is near
         if not markers:
             whole = tree is not None and lines is not None
-            markers.append(usage.looked_for_characters(tree, lines) if whole else {})  # type: ignore[arg-type]
+            markers.append(usage.looked_for_characters(tree, lines or []) if tree and whole else {})
         return markers[0]
 
     for found in candidates:
