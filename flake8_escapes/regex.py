@@ -220,11 +220,6 @@ EXEMPTIONS: dict[str, rules.Exemption] = {exemption.name: exemption for exemptio
         'string.',
         "re.sub('(a)', '\\0\\1', s)"),
     rules.Exemption(
-        'looked-for-marker', ('ESC401',),
-        'A control character that another literal of the module looks for (with `split`, `replace`, '
-        '`find`, ..., `in`, or a marker pattern) is a marker on purpose.',
-        "s = re.sub(r'(\\})', '\\1', s); s = s.replace('\\1', '}')"),
-    rules.Exemption(
         'data-text', ('ESC401',),
         'A literal with no regex role that is mostly escapes (a backslash in every four characters) '
         'is serialized data, not a regex.',
@@ -234,6 +229,11 @@ EXEMPTIONS: dict[str, rules.Exemption] = {exemption.name: exemption for exemptio
         'A literal with no regex role is reported only if its own text reads like a regex: a group '
         'and `(?` or a regex-only escape (`\\w`, `\\d`, `\\.`, ...).',
         "label = '(\\1)'"),
+    rules.Exemption(
+        'looked-for-marker', ('ESC401',),
+        'A control character that another literal of the module looks for (with `split`, `replace`, '
+        '`find`, ..., `in`, or a marker pattern) is a marker on purpose.',
+        "s = re.sub(r'(\\})', '\\1', s); s = s.replace('\\1', '}')"),
 )}
 
 
@@ -293,9 +293,9 @@ APPLIES: dict[str, Callable[[Candidate], bool]] = {
     'terminal-controls': _terminal_controls,
     'escaped-backreference': _escaped_backreference,
     'nul-sentinel': _nul_sentinel,
-    'looked-for-marker': _looked_for_marker,
     'data-text': _data_text,
     'no-regex-role': _no_regex_role,
+    'looked-for-marker': _looked_for_marker,  # last: it walks the whole module
 }
 
 

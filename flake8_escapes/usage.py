@@ -243,11 +243,12 @@ class _Visitor(ast.NodeVisitor):
         self.aliases: dict[str, str] = {}     # local name -> qualified name
         # (scope key, dotted name) -> kind -> bindings sorted by position
         self.names: dict[tuple[int, str], dict[str, list[_Binding]]] = {}
-        self.scopes: list[_Scope] = [_Scope(0, MODULE_SCOPE)]
+        self.chain: tuple[_Scope, ...] = (_Scope(0, MODULE_SCOPE),)  # the scopes, innermost last
+        # every statement, with its scopes and whether it is a docstring's place
+        self.statements: list[tuple[ast.stmt, tuple[_Scope, ...], bool]] = []
         self.roles: list[tuple[ast.expr, str]] = []
         self.fragments: set[int] = set()       # id() of the role expressions that are part of a pattern
-        self.binding = True                    # bind the names of statements (the first pass)
-        self.walrus = True                     # bind the names of walruses (the visiting pass)
+        self.walrus = True                     # bind the names of walruses (the first visit)
 
     # Statements ------------------------------------------------------------
     def spans_candidate(self, node: ast.AST) -> bool:
@@ -256,16 +257,11 @@ class _Visitor(ast.NodeVisitor):
         return first < len(self.lines) and self.lines[first] <= end
 
     def scan(self, body: list[ast.stmt], docstring_first: bool = False) -> None:
+        """Bind the names of every statement, and keep each statement with its
+        scopes for ``visit_lines`` (a function may use a name bound below it)."""
         for index, stmt in enumerate(body):
-            kind = type(stmt)
-            if (kind is ast.Expr and is_string(stmt.value)  # type: ignore[attr-defined]
-                    and not (index == 0 and docstring_first) and self.spans_candidate(stmt)):
-                self.roles.append((stmt.value, DISCARDED))  # type: ignore[attr-defined]
-                continue
-            has_candidate = self.spans_candidate(stmt)
-            if not self.binding:
-                pass
-            elif isinstance(stmt, ast.Import):
+            self.statements.append((stmt, self.chain, index == 0 and docstring_first))
+            if isinstance(stmt, ast.Import):
                 self.visit_Import(stmt)
             elif isinstance(stmt, ast.ImportFrom):
                 self.visit_ImportFrom(stmt)
@@ -276,30 +272,47 @@ class _Visitor(ast.NodeVisitor):
                 self.bind(stmt.target, stmt.value, stmt)
             elif isinstance(stmt, (ast.For, ast.AsyncFor)):
                 self.bind_loop(stmt)
-            if has_candidate and isinstance(stmt, ast.Assign) and self.scopes[-1].lexer:
-                self.lexer_table(stmt)
             scope = self.scope_of(stmt)
             for field, value in ast.iter_fields(stmt):
                 if isinstance(value, list) and value and isinstance(value[0], ast.stmt):
                     if scope is not None and field == 'body':
-                        self.scopes.append(scope)
-                        if self.binding and isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                        outer = self.chain
+                        self.chain = (*outer, scope)
+                        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
                             self.bind_parameters(stmt)
                         self.scan(value, True)
-                        self.scopes.pop()
+                        self.chain = outer
                     else:
                         self.scan(value)
                 elif isinstance(value, list) and value and isinstance(value[0], CLAUSES):
                     for clause in value:
-                        if has_candidate:
-                            for _, part in ast.iter_fields(clause):
-                                if isinstance(part, ast.AST):
-                                    self.visit(part)
                         self.scan(clause.body)
-                elif has_candidate:
+
+    def visit_lines(self, lines: list[int]) -> None:
+        """Visit the expressions of the statements that span one of ``lines`` (sorted)."""
+        self.lines = lines
+        for stmt, chain, docstring in self.statements:
+            if not self.spans_candidate(stmt):
+                continue
+            self.chain = chain
+            if isinstance(stmt, ast.Expr) and is_string(stmt.value) and not docstring:
+                self.roles.append((stmt.value, DISCARDED))
+                continue
+            if isinstance(stmt, ast.Assign) and chain[-1].lexer:
+                self.lexer_table(stmt)
+            for _, value in ast.iter_fields(stmt):
+                if isinstance(value, list) and value and isinstance(value[0], ast.stmt):
+                    continue  # visited as statements of their own
+                if isinstance(value, list) and value and isinstance(value[0], CLAUSES):
+                    for clause in value:
+                        for _, part in ast.iter_fields(clause):
+                            if isinstance(part, ast.AST):
+                                self.visit(part)
+                else:
                     for node in value if isinstance(value, list) else [value]:
                         if isinstance(node, ast.AST):
                             self.visit(node)
+        self.chain = self.chain[:1]
 
     def scope_of(self, stmt: ast.stmt) -> _Scope | None:
         """The scope a definition's body opens, or None."""
@@ -342,7 +355,7 @@ class _Visitor(ast.NodeVisitor):
         return None
 
     def add_binding(self, name: str, kind: str, where: Position, text: ast.expr | None = None) -> None:
-        key = 0 if '.' in name else self.scopes[-1].key
+        key = 0 if '.' in name else self.chain[-1].key
         bindings = self.names.setdefault((key, name), {}).setdefault(kind, [])
         insort(bindings, (where, text), key=_FIRST)
 
@@ -352,7 +365,7 @@ class _Visitor(ast.NodeVisitor):
         if '.' in name:
             found = self.names.get((0, name))
             return (found, False) if found else None
-        for depth, scope in enumerate(reversed(self.scopes)):
+        for depth, scope in enumerate(reversed(self.chain)):
             if depth and scope.kind == CLASS_SCOPE:
                 continue
             found = self.names.get((scope.key, name))
@@ -669,19 +682,18 @@ def literal_roles(
     """
     body = getattr(tree, 'body', [])
     visitor = _Visitor(functions, [])
-    visitor.scan(body)  # every name first: a function may use one bound below it
-    visitor.lines, visitor.binding = candidate_lines, False
-    visitor.scan(body, docstring_first=True)
+    visitor.scan(body, docstring_first=True)  # every name first: a function may use one bound below it
+    visitor.visit_lines(candidate_lines)
     # pattern = '\\bword'; ...; re.search(pattern, s): visit the statements
     # that use such a name too (found in the text, then checked in the AST).
     names = visitor.names_holding_candidates()
     if names:
         words = re.compile(r'(?<![\w.])(?:%s)\b' % '|'.join(map(re.escape, sorted(names))))
         uses = [number for number, line in enumerate(lines, 1) if words.search(line)]
-        visitor.lines = sorted(set(uses) - set(candidate_lines))
+        use_lines = sorted(set(uses) - set(candidate_lines))
         visitor.walrus = False
-        if visitor.lines:
-            visitor.scan(body, docstring_first=True)
+        if use_lines:
+            visitor.visit_lines(use_lines)
     roles = Roles()
     for expression, role in visitor.roles:
         whole = id(expression) not in visitor.fragments
