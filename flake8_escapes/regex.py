@@ -92,7 +92,10 @@ def character_classes(text: str, escapes_at: dict[int, escapes.Escape]) -> list[
             if escape.kind == escapes.SIMPLE and value == '\\':
                 # re reads the next character (or escape) as escaped
                 following = escapes_at.get(pos)
-                pos += len(following.text) if following is not None else 1
+                if following is None or following.kind == escapes.INVALID:
+                    pos += 1  # a character, or the backslash Python keeps of '\\['
+                else:
+                    pos += len(following.text)
                 continue
             if escape.kind == escapes.INVALID or value not in '[]':
                 continue

@@ -11,6 +11,7 @@ import subprocess
 import sys
 import warnings
 
+import hypothesis
 import pytest
 
 from flake8_escapes import checks, regex, usage
@@ -322,3 +323,34 @@ def test_role_at_picks_the_first_role_in_list_order_among_nested_ones():
     assert usage.role_at(roles, 5, 3, (usage.PATTERN,)) is later
     assert usage.role_at([outer], 1, 0, (usage.PATTERN,)) is outer   # a plain list works too
     assert usage.role_at(roles, 4, 0, (usage.PATTERN,)) is None
+
+
+def _in_a_set(value: str, marker: str) -> bool:
+    """Does re read ``marker`` inside a set?  Put a reversed range in its
+    place: only inside a set is 'z-y' an error (a bad character range)."""
+    try:
+        re.compile(value.replace(marker, 'z-y'))
+    except re.error as error:
+        return 'bad character range' in str(error)
+    return False
+
+
+@hypothesis.settings(max_examples=300, deadline=None)
+@hypothesis.given(hypothesis.strategies.lists(
+    hypothesis.strategies.sampled_from(['[', ']', '^', 'a', '\\\\', '\\]', '\\[', 'M', 'M']), max_size=12))
+def test_character_classes_agree_with_re(parts):
+    """Each marker (a distinct '\\xNN') is in a class for us exactly when re reads it in a set."""
+    markers = iter(range(1, 40))
+    text = ''.join(f'\\x{next(markers):02x}' if part == 'M' else part for part in parts)
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')  # invalid escapes kept ('\\]'); FutureWarning: nested set
+        value = text.encode('latin-1').decode('unicode_escape')
+        try:
+            re.compile(value)
+        except re.error:
+            return
+        for match in re.finditer(r'\\x([0-9a-f]{2})', text):
+            if text[:match.start()].encode('latin-1').decode('unicode_escape').endswith('\\'):
+                continue  # re reads it escaped: the oracle below cannot tell
+            expected = _in_a_set(value, chr(int(match[1], 16)))
+            assert regex.in_character_class(text, match.start()) == expected, (text, match[0])
