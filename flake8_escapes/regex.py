@@ -213,16 +213,6 @@ EXEMPTIONS: dict[str, rules.Exemption] = {exemption.name: exemption for exemptio
         '`\\x1b`, a NUL) matches a backspace on purpose.',
         "re.compile('(\\a|\\b|\\r)')"),
     rules.Exemption(
-        'escaped-backreference', ('ESC401',),
-        'A literal that also spells a backreference the right way (`\\\\1`, `\\\\g<`) holds its '
-        'octal escape as a marker on purpose.',
-        "re.sub('(a)', '\\\\1\\1', s)"),
-    rules.Exemption(
-        'nul-sentinel', ('ESC401',),
-        'A literal that also spells a NUL (`\\0`, `\\x00`) beside a numbered escape is a sentinel '
-        'string.',
-        "re.sub('(a)', '\\0\\1', s)"),
-    rules.Exemption(
         'data-text', ('ESC401',),
         'A literal with no regex role that is mostly escapes (a backslash in every four characters) '
         'is serialized data, not a regex.',
@@ -232,6 +222,16 @@ EXEMPTIONS: dict[str, rules.Exemption] = {exemption.name: exemption for exemptio
         'A literal with no regex role is reported only if its own text reads like a regex: a group '
         'and `(?` or a regex-only escape (`\\w`, `\\d`, `\\.`, ...).',
         "label = '(\\1)'"),
+    rules.Exemption(
+        'escaped-backreference', ('ESC401',),
+        'A literal that also spells a backreference the right way (`\\\\1`, `\\\\g<`) holds its '
+        'octal escape as a marker on purpose.',
+        "re.sub('(a)', '\\\\1\\1', s)"),
+    rules.Exemption(
+        'nul-sentinel', ('ESC401',),
+        'A literal that also spells a NUL (`\\0`, `\\x00`) beside a numbered escape is a sentinel '
+        'string.',
+        "re.sub('(a)', '\\0\\1', s)"),
     rules.Exemption(
         'looked-for-marker', ('ESC401',),
         'A control character that another literal of the module looks for (with `split`, `replace`, '
@@ -294,10 +294,10 @@ APPLIES: dict[str, Callable[[Candidate], bool]] = {
     'groupless-marker': _groupless_marker,
     'backspace-pattern': _backspace_pattern,
     'terminal-controls': _terminal_controls,
-    'escaped-backreference': _escaped_backreference,
-    'nul-sentinel': _nul_sentinel,
     'data-text': _data_text,
     'no-regex-role': _no_regex_role,
+    'escaped-backreference': _escaped_backreference,
+    'nul-sentinel': _nul_sentinel,
     'looked-for-marker': _looked_for_marker,  # last: it walks the whole module
 }
 
@@ -357,3 +357,11 @@ def reports(
             yield line, col, rules.ESC401, {'escape': escape.text, 'codepoint': f'U+{value:04X}'}
         else:
             yield line, col, rules.ESC402, {}
+
+
+def explain_silenced(silenced: Iterable[Silenced]) -> Iterator[str]:
+    """``LINE:COL: ESC401 '\\1' silenced by NAME`` (1-based column, as flake8
+    prints it) for each candidate an exemption kept quiet: what a survey prints."""
+    for found, name in silenced:
+        code = rules.ESC401.code if is_backreference_like(found.escape) else rules.ESC402.code
+        yield f"{found.line}:{found.col + 1}: {code} '{found.escape.text}' silenced by {name}"

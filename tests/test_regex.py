@@ -115,7 +115,7 @@ def codes(src: str) -> set[str]:
 #: Written by hand: a new exemption needs a line here, its example and its README bullet.
 EXEMPTION_NAMES = [
     'discarded-string', 'printable-octal', 'character-class', 'groupless-marker', 'backspace-pattern',
-    'terminal-controls', 'escaped-backreference', 'nul-sentinel', 'data-text', 'no-regex-role',
+    'terminal-controls', 'data-text', 'no-regex-role', 'escaped-backreference', 'nul-sentinel',
     'looked-for-marker',
 ]
 
@@ -354,3 +354,13 @@ def test_character_classes_agree_with_re(parts):
                 continue  # re reads it escaped: the oracle below cannot tell
             expected = _in_a_set(value, chr(int(match[1], 16)))
             assert regex.in_character_class(text, match.start()) == expected, (text, match[0])
+
+
+def test_explain_silenced_names_the_code_and_the_exemption():
+    silenced: list[regex.Silenced] = []
+    tree, tokens, lines = parts("import re\nre.compile('\\1\\n'), re.sub('.\\b', '', s)\n")
+    assert list(checks.all_reports(tree, tokens, lines, {}, silenced=silenced)) == []
+    assert list(regex.explain_silenced(silenced)) == [
+        "2:13: ESC401 '\\1' silenced by groupless-marker",
+        "2:30: ESC402 '\\b' silenced by backspace-pattern",
+    ]
