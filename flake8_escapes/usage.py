@@ -202,6 +202,8 @@ def _char_col(line: str, byte_col: int) -> int:
 TEXT = 'text'
 COMPILED = 'compiled'
 MATCH = 'match'
+#: A dict, list or tuple literal: a rule table a loop may unpack.
+TABLE = 'table'
 #: Kinds of scope, as pyflakes keeps them: a class body's names are not seen
 #: from the functions defined in it.
 MODULE_SCOPE = 'module'
@@ -382,10 +384,14 @@ class _Visitor(ast.NodeVisitor):
         """The string expression the name holds at ``where`` (a line, or a
         position), or None: in the current scope the binding that comes last
         before it counts, a binding that is not a string unbinds."""
+        return self.value_bound(name, where, TEXT)
+
+    def value_bound(self, name: str, where: int | Position, kind: str) -> ast.expr | None:
+        """``text_bound`` for the bindings of one kind (TEXT or TABLE)."""
         found = self.lookup(name)
         if found is None:
             return None
-        bindings = found[0].get(TEXT, [])
+        bindings = found[0].get(kind, [])
         at = (where, _END_OF_LINE) if isinstance(where, int) else where
         index = bisect_right(bindings, at, key=_FIRST)
         if index:
@@ -432,6 +438,8 @@ class _Visitor(ast.NodeVisitor):
             # comes last before the call counts; a non-string one unbinds.
             text = value if any(True for _ in literals_in(value)) else None
             self.add_binding(name, TEXT, where, text)
+            if isinstance(value, (ast.Dict, ast.List, ast.Tuple)):
+                self.add_binding(name, TABLE, where, value)
 
     def bind_parameters(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
         """A parameter shadows outer names; it holds its default if that is a string."""
@@ -458,9 +466,47 @@ class _Visitor(ast.NodeVisitor):
                 if name:
                     self.add_binding(name, MATCH, where)
                 return
-        for target in ast.walk(node.target):  # for SEP in ...: the name no longer holds a string
-            if isinstance(target, ast.Name):
-                self.add_binding(target.id, TEXT, where)
+        columns = self.table_columns(iterator)
+        target = node.target
+        if isinstance(target, ast.Tuple):
+            pairs = list(zip(target.elts, columns[:-1]))  # for pattern, repl in RULES.items()
+        else:
+            pairs = [(target, columns[-1])] if columns else []  # for pattern in PATTERNS
+        bound: set[str] = set()
+        for item, column in pairs:
+            if isinstance(item, ast.Name) and column:  # each name holds any of the table's strings
+                self.add_binding(item.id, TEXT, where, _any_of(column))
+                bound.add(item.id)
+        for part in ast.walk(target):  # for SEP in ...: the name no longer holds a string
+            if isinstance(part, ast.Name) and part.id not in bound:
+                self.add_binding(part.id, TEXT, where)
+
+    def table_columns(self, iterator: ast.expr) -> list[list[ast.expr]]:
+        """The string items of a rule table a loop unpacks, column by column:
+        keys and values of ``TABLE.items()``, or the items of the pairs of a
+        list or tuple of pairs (``TABLE`` a literal or a name bound to one);
+        the last column holds the rows that are single strings."""
+        source: ast.expr = iterator
+        items = False
+        if (isinstance(iterator, ast.Call) and isinstance(iterator.func, ast.Attribute)
+                and iterator.func.attr == 'items' and not iterator.args):
+            items, source = True, iterator.func.value
+        name = self.dotted(source)
+        table = self.value_bound(name, (iterator.lineno, iterator.col_offset), TABLE) if name else source
+        columns: list[list[ast.expr]] = []
+        if items and isinstance(table, ast.Dict):  # keys, values, and no rows of single strings
+            columns = [[key for key in table.keys if key is not None], list(table.values), []]
+        elif not items and isinstance(table, (ast.List, ast.Tuple)):
+            strings = []  # the rows that are not pairs, last
+            for row in table.elts:
+                if isinstance(row, (ast.List, ast.Tuple)):
+                    columns += [[] for _ in range(len(row.elts) - len(columns))]
+                    for index, item in enumerate(row.elts):
+                        columns[index].append(item)
+                else:
+                    strings.append(row)
+            columns.append(strings)
+        return [[item for item in column if any(True for _ in literals_in(item))] for column in columns]
 
     def visit_NamedExpr(self, node: ast.NamedExpr) -> None:
         self.generic_visit(node)
@@ -582,6 +628,18 @@ class _Visitor(ast.NodeVisitor):
         if name is not None:
             argument = self.text_bound(name, (argument.lineno, argument.col_offset)) or argument
         self.roles.append((argument, role))
+
+
+def _any_of(expressions: list[ast.expr]) -> ast.expr:
+    """One expression whose literals are all of ``expressions`` (``literals_in``
+    reads both sides of an ``or``), spanning them."""
+    if len(expressions) == 1:
+        return expressions[0]
+    either = ast.BoolOp(op=ast.Or(), values=expressions)
+    first, last = expressions[0], expressions[-1]
+    either.lineno, either.col_offset = first.lineno, first.col_offset
+    either.end_lineno, either.end_col_offset = last.end_lineno, last.end_col_offset
+    return either
 
 
 def _keyword_is(node: ast.Call, name: str, value: bool) -> bool:

@@ -264,3 +264,32 @@ class Table:
     tokens = {'root': [
         ('(true|false|null)\b', 'keyword'),
     ]}
+#: ESC401:3:19 ESC402:6:22
+# A loop that unpacks a rule table: its names hold any of the table's strings.
+import re
+RULES = {'(a)': 'x\1', 'b': 'c'}
+for pattern, repl in RULES.items():
+    s = re.sub(pattern, repl, s)
+for word in ['yes', '\bno']:
+    found = re.search(word, s)
+#: ESC401:2:19
+import re
+PAIRS = [('(a)', '\1'), ('(b)', r'\1')]
+def clean(s):
+    for pattern, repl in PAIRS:
+        s = re.sub(pattern, repl, s)
+    return s
+#: Okay
+# A name the loop does not unpack from a table holds no string.
+import re
+REPL = '\1'
+for REPL in get_rules():
+    s = re.sub('(a)', REPL, s)
+#: Okay
+# Only .items() of a table is unpacked into keys and values.
+import re
+RULES = {'(a)': '\1'}
+for pattern, repl in RULES.values():
+    s = re.sub(pattern, repl, s)
+for pattern, repl in RULES.get(x):
+    s = re.sub(pattern, repl, s)
