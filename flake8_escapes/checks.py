@@ -18,11 +18,12 @@ def all_reports(
     lines: list[str],
     regex_functions: dict[str, usage.Signature],
     *,
-    silenced: list[paths.Silenced] | None = None,
+    silenced: list[rules.Silenced] | None = None,
 ) -> Iterator[rules.Report]:
     """Every report of the plugin for one file, with the escape it is about.
 
-    Each path hazard an exemption keeps quiet is appended to ``silenced``.
+    ``silenced``, if given, receives each ESC4xx candidate and ESC5xx hazard
+    that a named exemption (``regex.EXEMPTIONS``, ``paths.EXEMPTIONS``) kept quiet.
     """
     judge = paths.PathJudge(tokens)
     found = list(literals.escapes(tokens, lines, judge))
@@ -37,6 +38,6 @@ def all_reports(
         roles = usage.literal_roles(tree, lines, regex_functions, candidate_lines)
     reports.extend(paths.reports(found, roles, judge, silenced))
     if candidates:
-        reports.extend(regex.reports(candidates, roles))
+        reports.extend(regex.reports(candidates, roles, tree, silenced, lines))
     for line, col, rule, fields in reports:
         yield rules.Report(line, col, rule, fields, at[line, col])

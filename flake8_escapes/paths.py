@@ -149,13 +149,7 @@ class Verdict(NamedTuple):
     exemption: str = ''   # the name of the exemption that made it EXEMPT or PATH_IF_USED
 
 
-class Silenced(NamedTuple):
-    """A hazard an exemption kept quiet: where, the escape, and the exemption's name."""
-
-    line: int
-    col: int
-    escape: str
-    exemption: str
+Silenced = rules.Silenced
 
 
 NOT_A_PATH = Verdict('')
@@ -367,6 +361,6 @@ def reports(
             exemption = verdict.exemption or SHORT_PATH.name
         if exemption:
             if silenced is not None:
-                silenced.append(Silenced(line, col, escape.text, exemption))
+                silenced.append(Silenced(line, col, rules.ESC501.code, escape.text, exemption))
             continue
         yield line, col, rules.ESC501, {'escape': escape.text, 'meaning': meaning(escape)}

@@ -115,6 +115,17 @@ class Exemption(NamedTuple):
     example: str   # a source the exemption keeps quiet
 
 
+class Silenced(NamedTuple):
+    """A hazard an exemption kept quiet: where, the code it would have had,
+    the escape, and the exemption's name (what ``tests/survey.py`` prints)."""
+
+    line: int
+    col: int        # 0-based
+    code: str
+    escape: str
+    exemption: str
+
+
 class Report(NamedTuple):
     """One finding: where, which rule, the message's fields, and the escape it is about.
 

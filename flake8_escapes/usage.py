@@ -35,8 +35,10 @@ from __future__ import annotations
 
 import ast
 import re
-from bisect import bisect_left
-from typing import Iterable, NamedTuple
+import sys
+from bisect import bisect_left, bisect_right, insort
+from operator import itemgetter
+from typing import Iterable, NamedTuple, Optional
 
 Position = tuple[int, int]
 
@@ -91,6 +93,47 @@ REGEX_FUNCTIONS = {
         'splititer': _PATTERN_ONLY, 'subf': _PATTERN_ONLY, 'subfn': _PATTERN_ONLY,
     }.items()
 }
+#: Other widely used functions that take a regex (``None``: no replacement),
+#: through any import form.
+OTHER_REGEX_FUNCTIONS = {
+    # https://docs.pytest.org/en/stable/reference/reference.html#pytest-raises
+    'pytest.raises': Signature(None, None, 'match', ''),
+    'pytest.warns': Signature(None, None, 'match', ''),
+    'pytest.deprecated_call': Signature(None, None, 'match', ''),
+    # https://docs.djangoproject.com/en/stable/ref/urls/#re-path
+    'django.urls.re_path': Signature(0, None, 'route', ''),
+    'django.conf.urls.url': Signature(0, None, 'regex', ''),
+    'django.conf.urls.re_path': Signature(0, None, 'route', ''),
+    'django.core.validators.RegexValidator': Signature(0, None, 'regex', ''),
+    # https://docs.python.org/3/library/warnings.html#warnings.filterwarnings (re.match on the message)
+    'warnings.filterwarnings': Signature(1, None, 'message', ''),
+    # https://pyparsing-docs.readthedocs.io (Regex(pattern))
+    'pyparsing.Regex': Signature(0, None, 'pattern', ''),
+    # https://www.nltk.org/api/nltk.tokenize.regexp.html
+    'nltk.tokenize.RegexpTokenizer': Signature(0, None, 'pattern', ''),
+    'nltk.RegexpTokenizer': Signature(0, None, 'pattern', ''),
+    'nltk.tokenize.regexp_tokenize': Signature(1, None, 'pattern', ''),
+    'nltk.regexp_tokenize': Signature(1, None, 'pattern', ''),
+}
+#: Methods known by their name alone, on any object: unittest's
+#: ``TestCase`` assertions (https://docs.python.org/3/library/unittest.html#unittest.TestCase.assertRegex,
+#: and the Python 2.7 names), pandas' ``DataFrame.filter(regex=...)``.
+REGEX_METHODS = {
+    'assertRegex': Signature(1, None, 'expected_regex', ''),
+    'assertNotRegex': Signature(1, None, 'unexpected_regex', ''),
+    'assertRaisesRegex': Signature(1, None, 'expected_regex', ''),
+    'assertWarnsRegex': Signature(1, None, 'expected_regex', ''),
+    'assertRegexpMatches': Signature(1, None, 'expected_regexp', ''),
+    'assertNotRegexpMatches': Signature(1, None, 'unexpected_regexp', ''),
+    'assertRaisesRegexp': Signature(1, None, 'expected_regexp', ''),
+    'filter': Signature(None, None, 'regex', ''),
+}
+#: Pygments lexers (https://pygments.org/docs/lexerdevelopment/): in a class
+#: whose bases include a lexer from pygments (or any ``...RegexLexer``), the
+#: first item of each rule of ``tokens`` is a pattern, and so are the
+#: ``prefix``/``suffix`` of ``words(...)`` there.
+LEXER_TABLE = 'tokens'
+LEXER_WORDS = frozenset({'pygments.lexer.words', 'words'})
 COMPILE_FUNCTIONS = frozenset({'re.compile', 'regex.compile'})
 MATCH_FUNCTIONS = frozenset(
     f'{module}.{name}' for module in ('re', 'regex') for name in ('match', 'search', 'fullmatch')
@@ -104,6 +147,8 @@ PANDAS_REGEX_METHODS = frozenset({
     'contains', 'count', 'extract', 'extractall', 'findall', 'fullmatch', 'match',
 })
 PANDAS_REGEX_IF_ASKED = {'replace': Signature(0, 1, 'pat', 'repl'), 'split': Signature(0, None, 'pat')}
+#: ``DataFrame.replace``/``Series.replace`` with ``regex=True`` (pandas runs re.sub).
+PANDAS_FRAME_REGEX_IF_ASKED = {'replace': Signature(0, 1, 'to_replace', 'value')}
 
 
 #: Modules all of whose functions take paths, and single functions that do.
@@ -205,6 +250,32 @@ def _char_col(line: str, byte_col: int) -> int:
     return len(line.encode('utf-8')[:byte_col].decode('utf-8', errors='replace'))
 
 
+#: What a name is bound to: a string expression (or a value that is not one), a compiled pattern, a match.
+TEXT = 'text'
+COMPILED = 'compiled'
+MATCH = 'match'
+#: A dict, list or tuple literal: a rule table a loop may unpack.
+TABLE = 'table'
+#: Kinds of scope, as pyflakes keeps them: a class body's names are not seen
+#: from the functions defined in it.
+MODULE_SCOPE = 'module'
+CLASS_SCOPE = 'class'
+FUNCTION_SCOPE = 'function'
+_FIRST = itemgetter(0)
+#: A position after every column of a line.
+_END_OF_LINE = sys.maxsize
+
+
+class _Scope(NamedTuple):
+    key: int            # 0 for the module, else id() of the definition
+    kind: str           # MODULE_SCOPE, CLASS_SCOPE or FUNCTION_SCOPE
+    lexer: bool = False  # a class whose ``tokens`` is a Pygments rule table
+
+
+#: (where the binding takes effect, string expression or None)
+_Binding = tuple[Position, Optional[ast.expr]]
+
+
 class _Visitor(ast.NodeVisitor):
     """Collects the regex roles of the literals on ``lines``.
 
@@ -213,61 +284,98 @@ class _Visitor(ast.NodeVisitor):
     statements only: imports and assignments anywhere give the names, and
     only the statements that span a candidate line have their expressions
     visited for calls.
+
+    Names are resolved per scope (module, class, function), innermost first,
+    skipping class bodies seen from their functions, as pyflakes does: a
+    parameter shadows the module's binding of the same name.  Attributes
+    (``self.p``) are bound in the module scope.
     """
 
     def __init__(self, functions: dict[str, Signature], lines: list[int]) -> None:
         self.functions = functions
         self.lines = lines                     # sorted lines holding a candidate escape
         self.aliases: dict[str, str] = {}     # local name -> qualified name
-        self.patterns: set[str] = set()        # dotted names bound to compiled patterns
-        self.matches: set[str] = set()         # dotted names bound to match objects
-        # dotted name -> (line, string expression) bindings, in file order
-        self.texts: dict[str, list[tuple[int, ast.expr]]] = {}
+        # (scope key, dotted name) -> kind -> bindings sorted by position
+        self.names: dict[tuple[int, str], dict[str, list[_Binding]]] = {}
+        self.chain: tuple[_Scope, ...] = (_Scope(0, MODULE_SCOPE),)  # the scopes, innermost last
+        # every statement, with its scopes and whether it is a docstring's place
+        self.statements: list[tuple[ast.stmt, tuple[_Scope, ...], bool]] = []
         self.roles: list[tuple[ast.expr, str]] = []
         self.path_values: dict[ast.BinOp, bool] = {}  # sums known to build a path, or not
-        self.binding = True                    # False on a second pass
+        self.fragments: set[int] = set()       # id() of the role expressions that are part of a pattern
+        self.walrus = True                     # bind the names of walruses (the first visit)
 
     # Statements ------------------------------------------------------------
     def spans_candidate(self, node: ast.AST) -> bool:
-        first = bisect_left(self.lines, node.lineno)
-        return first < len(self.lines) and self.lines[first] <= (node.end_lineno or node.lineno)
+        first = bisect_left(self.lines, node.lineno)  # type: ignore[attr-defined]
+        end = getattr(node, 'end_lineno', None) or node.lineno  # type: ignore[attr-defined]
+        return first < len(self.lines) and self.lines[first] <= end
 
     def scan(self, body: list[ast.stmt], docstring_first: bool = False) -> None:
+        """Bind the names of every statement, and keep each statement with its
+        scopes for ``visit_lines`` (a function may use a name bound below it)."""
         for index, stmt in enumerate(body):
-            kind = type(stmt)
-            if (kind is ast.Expr and is_string(stmt.value)
-                    and not (index == 0 and docstring_first) and self.spans_candidate(stmt)):
-                self.roles.append((stmt.value, DISCARDED))
-                continue
-            if not self.binding:
-                pass
-            elif kind is ast.Import:
+            self.statements.append((stmt, self.chain, index == 0 and docstring_first))
+            if isinstance(stmt, ast.Import):
                 self.visit_Import(stmt)
-            elif kind is ast.ImportFrom:
+            elif isinstance(stmt, ast.ImportFrom):
                 self.visit_ImportFrom(stmt)
-            elif kind is ast.Assign:
+            elif isinstance(stmt, ast.Assign):
                 for target in stmt.targets:
-                    self.bind(target, stmt.value)
-            elif kind is ast.AnnAssign and stmt.value is not None:
-                self.bind(stmt.target, stmt.value)
-            elif kind in (ast.For, ast.AsyncFor):
+                    self.bind(target, stmt.value, stmt)
+            elif isinstance(stmt, ast.AnnAssign) and stmt.value is not None:
+                self.bind(stmt.target, stmt.value, stmt)
+            elif isinstance(stmt, (ast.For, ast.AsyncFor)):
                 self.bind_loop(stmt)
-            has_candidate = self.spans_candidate(stmt)
-            defines = kind in DEFINITIONS
+            scope = self.scope_of(stmt)
             for field, value in ast.iter_fields(stmt):
                 if isinstance(value, list) and value and isinstance(value[0], ast.stmt):
-                    self.scan(value, defines and field == 'body')
+                    if scope is not None and field == 'body':
+                        outer = self.chain
+                        self.chain = (*outer, scope)
+                        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                            self.bind_parameters(stmt)
+                        self.scan(value, True)
+                        self.chain = outer
+                    else:
+                        self.scan(value)
                 elif isinstance(value, list) and value and isinstance(value[0], CLAUSES):
                     for clause in value:
-                        if has_candidate:
-                            for _, part in ast.iter_fields(clause):
-                                if isinstance(part, ast.AST):
-                                    self.visit(part)
                         self.scan(clause.body)
-                elif has_candidate:
+
+    def visit_lines(self, lines: list[int]) -> None:
+        """Visit the expressions of the statements that span one of ``lines`` (sorted)."""
+        self.lines = lines
+        for stmt, chain, docstring in self.statements:
+            if not self.spans_candidate(stmt):
+                continue
+            self.chain = chain
+            if isinstance(stmt, ast.Expr) and is_string(stmt.value) and not docstring:
+                self.roles.append((stmt.value, DISCARDED))
+                continue
+            if isinstance(stmt, ast.Assign) and chain[-1].lexer:
+                self.lexer_table(stmt)
+            for _, value in ast.iter_fields(stmt):
+                if isinstance(value, list) and value and isinstance(value[0], ast.stmt):
+                    continue  # visited as statements of their own
+                if isinstance(value, list) and value and isinstance(value[0], CLAUSES):
+                    for clause in value:
+                        for _, part in ast.iter_fields(clause):
+                            if isinstance(part, ast.AST):
+                                self.visit(part)
+                else:
                     for node in value if isinstance(value, list) else [value]:
                         if isinstance(node, ast.AST):
                             self.visit(node)
+        self.chain = self.chain[:1]
+
+    def scope_of(self, stmt: ast.stmt) -> _Scope | None:
+        """The scope a definition's body opens, or None."""
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            return _Scope(id(stmt), FUNCTION_SCOPE)
+        if isinstance(stmt, ast.ClassDef):
+            return _Scope(id(stmt), CLASS_SCOPE, any(self.is_lexer(base) for base in stmt.bases))
+        return None
 
     # Names ---------------------------------------------------------------
     def visit_Import(self, node: ast.Import) -> None:
@@ -301,11 +409,55 @@ class _Visitor(ast.NodeVisitor):
             return f'{base}.{node.attr}' if base else None
         return None
 
+    def add_binding(self, name: str, kind: str, where: Position, text: ast.expr | None = None) -> None:
+        key = 0 if '.' in name else self.chain[-1].key
+        bindings = self.names.setdefault((key, name), {}).setdefault(kind, [])
+        insort(bindings, (where, text), key=_FIRST)
+
+    def lookup(self, name: str) -> tuple[dict[str, list[_Binding]], bool] | None:
+        """The bindings of a name in the innermost scope that binds it, and
+        whether that is the current scope (where statements run in order)."""
+        if '.' in name:
+            found = self.names.get((0, name))
+            return (found, False) if found else None
+        for depth, scope in enumerate(reversed(self.chain)):
+            if depth and scope.kind == CLASS_SCOPE:
+                continue
+            found = self.names.get((scope.key, name))
+            if found:
+                return found, not depth
+        return None
+
+    def bound(self, name: str, kind: str) -> bool:
+        """Is the name bound (anywhere in its scope) to a value of this kind?"""
+        found = self.lookup(name)
+        return found is not None and kind in found[0]
+
+    def text_bound(self, name: str, where: int | Position) -> ast.expr | None:
+        """The string expression the name holds at ``where`` (a line, or a
+        position), or None: in the current scope the binding that comes last
+        before it counts, a binding that is not a string unbinds."""
+        return self.value_bound(name, where, TEXT)
+
+    def value_bound(self, name: str, where: int | Position, kind: str) -> ast.expr | None:
+        """``text_bound`` for the bindings of one kind (TEXT or TABLE)."""
+        found = self.lookup(name)
+        if found is None:
+            return None
+        bindings = found[0].get(kind, [])
+        at = (where, _END_OF_LINE) if isinstance(where, int) else where
+        index = bisect_right(bindings, at, key=_FIRST)
+        if index:
+            return bindings[index - 1][1]
+        # From a function, an outer binding made later in the file is there when it runs.
+        return None if found[1] or not bindings else bindings[-1][1]
+
     # What a value is --------------------------------------------------------
     def is_compiled(self, node: ast.expr) -> bool:
         if isinstance(node, ast.Call):
             return self.qualified(node.func) in COMPILE_FUNCTIONS
-        return self.dotted(node) in self.patterns
+        name = self.dotted(node)
+        return name is not None and self.bound(name, COMPILED)
 
     def is_match(self, node: ast.expr) -> bool:
         if isinstance(node, ast.NamedExpr):
@@ -316,24 +468,48 @@ class _Visitor(ast.NodeVisitor):
             func = node.func
             return (isinstance(func, ast.Attribute) and func.attr in PATTERN_MATCH_METHODS
                     and self.is_compiled(func.value))
-        return self.dotted(node) in self.matches
+        name = self.dotted(node)
+        return name is not None and self.bound(name, MATCH)
 
-    def bind(self, target: ast.expr, value: ast.expr) -> None:
+    def is_lexer(self, base: ast.expr) -> bool:
+        """A Pygments lexer class (``RegexLexer``, ``ExtendedRegexLexer``, ``PythonLexer``)."""
+        name = self.qualified(base) or ''
+        return (name.startswith('pygments.') and name.endswith('Lexer')) or name.endswith('RegexLexer')
+
+    def bind(self, target: ast.expr, value: ast.expr, statement: ast.AST | None = None) -> None:
         name = self.dotted(target)
         if name is None:
             return
+        end = statement or value  # the name is bound once the statement is done
+        where = (end.end_lineno or end.lineno, end.end_col_offset or 0)  # type: ignore[attr-defined]
         if self.is_compiled(value):
-            self.patterns.add(name)
+            self.add_binding(name, COMPILED, where)
         elif self.is_match(value):
-            self.matches.add(name)
+            self.add_binding(name, MATCH, where)
         else:
             # subst = "\\1 \\2" ... re.sub(p, subst, s): the binding that
             # comes last before the call counts; a non-string one unbinds.
             text = value if any(True for _ in literals_in(value)) else None
-            self.texts.setdefault(name, []).append((value.lineno, text))
+            self.add_binding(name, TEXT, where, text)
+            if isinstance(value, (ast.Dict, ast.List, ast.Tuple)):
+                self.add_binding(name, TABLE, where, value)
+
+    def bind_parameters(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
+        """A parameter shadows outer names; it holds its default if that is a string."""
+        arguments = node.args
+        positional = [*arguments.posonlyargs, *arguments.args]
+        defaults: list[ast.expr | None] = [None] * (len(positional) - len(arguments.defaults))
+        defaults += arguments.defaults
+        pairs = [*zip(positional, defaults), *zip(arguments.kwonlyargs, arguments.kw_defaults)]
+        pairs += [(extra, None) for extra in (arguments.vararg, arguments.kwarg) if extra is not None]
+        where = (node.lineno, node.col_offset)
+        for argument, default in pairs:
+            text = default if default is not None and any(True for _ in literals_in(default)) else None
+            self.add_binding(argument.arg, TEXT, where, text)
 
     def bind_loop(self, node: ast.For | ast.AsyncFor) -> None:
         iterator = node.iter
+        where = (iterator.end_lineno or iterator.lineno, iterator.end_col_offset or 0)
         if isinstance(iterator, ast.Call):
             func = iterator.func
             if self.qualified(func) in ('re.finditer', 'regex.finditer') or (
@@ -341,27 +517,96 @@ class _Visitor(ast.NodeVisitor):
                     and self.is_compiled(func.value)):
                 name = self.dotted(node.target)
                 if name:
-                    self.matches.add(name)
+                    self.add_binding(name, MATCH, where)
+                return
+        columns = self.table_columns(iterator)
+        target = node.target
+        if isinstance(target, ast.Tuple):
+            pairs = list(zip(target.elts, columns[:-1]))  # for pattern, repl in RULES.items()
+        else:
+            pairs = [(target, columns[-1])] if columns else []  # for pattern in PATTERNS
+        bound: set[str] = set()
+        for item, column in pairs:
+            if isinstance(item, ast.Name) and column:  # each name holds any of the table's strings
+                self.add_binding(item.id, TEXT, where, _any_of(column))
+                bound.add(item.id)
+        for part in ast.walk(target):  # for SEP in ...: the name no longer holds a string
+            if isinstance(part, ast.Name) and part.id not in bound:
+                self.add_binding(part.id, TEXT, where)
 
-    def text_bound(self, name: str, line: int) -> ast.expr | None:
-        bound = None
-        for where, text in self.texts.get(name, ()):
-            if where > line:
-                break
-            bound = text
-        return bound
+    def table_columns(self, iterator: ast.expr) -> list[list[ast.expr]]:
+        """The string items of a rule table a loop unpacks, column by column:
+        keys and values of ``TABLE.items()``, or the items of the pairs of a
+        list or tuple of pairs (``TABLE`` a literal or a name bound to one);
+        the last column holds the rows that are single strings."""
+        source: ast.expr = iterator
+        items = False
+        if (isinstance(iterator, ast.Call) and isinstance(iterator.func, ast.Attribute)
+                and iterator.func.attr == 'items' and not iterator.args):
+            items, source = True, iterator.func.value
+        name = self.dotted(source)
+        table = self.value_bound(name, (iterator.lineno, iterator.col_offset), TABLE) if name else source
+        columns: list[list[ast.expr]] = []
+        if items and isinstance(table, ast.Dict):  # keys, values, and no rows of single strings
+            columns = [[key for key in table.keys if key is not None], list(table.values), []]
+        elif not items and isinstance(table, (ast.List, ast.Tuple)):
+            strings = []  # the rows that are not pairs, last
+            for row in table.elts:
+                if isinstance(row, (ast.List, ast.Tuple)):
+                    columns += [[] for _ in range(len(row.elts) - len(columns))]
+                    for index, item in enumerate(row.elts):
+                        columns[index].append(item)
+                else:
+                    strings.append(row)
+            columns.append(strings)
+        return [[item for item in column if any(True for _ in literals_in(item))] for column in columns]
 
     def visit_NamedExpr(self, node: ast.NamedExpr) -> None:
         self.generic_visit(node)
-        if self.binding:
+        if self.walrus:
             self.bind(node.target, node.value)
 
     def names_holding_candidates(self) -> set[str]:
         """Names bound to a string that holds a candidate escape."""
         return {
-            name for name, bindings in self.texts.items()
-            if any(text is not None and self.spans_candidate(text) for _, text in bindings)
+            name for (_, name), kinds in self.names.items()
+            if any(text is not None and self.spans_candidate(text) for _, text in kinds.get(TEXT, ()))
         }
+
+    # Tables -------------------------------------------------------------------
+    def lexer_table(self, node: ast.Assign) -> None:
+        """``tokens = {'root': [(r'\\bkey\\b', Keyword), (words(..., suffix=r'\\b'), Name)]}``."""
+        if not any(isinstance(target, ast.Name) and target.id == LEXER_TABLE for target in node.targets):
+            return
+        if not isinstance(node.value, ast.Dict):
+            return
+        for state in node.value.values:
+            if not isinstance(state, (ast.List, ast.Tuple)):
+                continue
+            for rule in state.elts:
+                if not isinstance(rule, ast.Tuple) or not rule.elts:
+                    continue
+                first = rule.elts[0]
+                if isinstance(first, ast.Call) and self.qualified(first.func) in LEXER_WORDS:
+                    for item in first.keywords:
+                        if item.arg in ('prefix', 'suffix'):  # a part of a pattern
+                            self.roles.append((item.value, PATTERN))
+                            self.fragments.add(id(item.value))
+                else:
+                    self.roles.append((first, PATTERN))
+
+    def rule_pair(self, node: ast.Tuple | ast.List) -> None:
+        """``(re.compile(r'(a)'), r'\\1')``: a compiled pattern, then its replacement."""
+        if len(node.elts) >= 2 and self.is_compiled(node.elts[0]):
+            self.roles.append((node.elts[1], REPLACEMENT))
+
+    def visit_Tuple(self, node: ast.Tuple) -> None:
+        self.generic_visit(node)
+        self.rule_pair(node)
+
+    def visit_List(self, node: ast.List) -> None:
+        self.generic_visit(node)
+        self.rule_pair(node)
 
     # Calls ----------------------------------------------------------------
     def path_arguments(self, node: ast.Call) -> PathArguments | None:
@@ -437,9 +682,13 @@ class _Visitor(ast.NodeVisitor):
             return self.functions[name]
         if name in REGEX_FUNCTIONS:
             return REGEX_FUNCTIONS[name]
+        if name in OTHER_REGEX_FUNCTIONS:
+            return OTHER_REGEX_FUNCTIONS[name]
         if not isinstance(func, ast.Attribute):
             return None
         method = func.attr
+        if method in REGEX_METHODS:
+            return REGEX_METHODS[method]
         if method in PATTERN_SUB_METHODS and self.is_compiled(func.value):
             return Signature(None, 0)
         if method == 'expand' and self.is_match(func.value):
@@ -449,6 +698,8 @@ class _Visitor(ast.NodeVisitor):
                 return Signature(0, None, 'pat')
             if method in PANDAS_REGEX_IF_ASKED and _keyword_is(node, 'regex', True):
                 return PANDAS_REGEX_IF_ASKED[method]
+        elif method in PANDAS_FRAME_REGEX_IF_ASKED and _keyword_is(node, 'regex', True):
+            return PANDAS_FRAME_REGEX_IF_ASKED[method]
         return None
 
     def take(self, node: ast.Call, index: int | None, keyword: str, role: str) -> None:
@@ -462,8 +713,20 @@ class _Visitor(ast.NodeVisitor):
             return
         name = self.dotted(argument)
         if name is not None:
-            argument = self.text_bound(name, node.lineno) or argument
+            argument = self.text_bound(name, (argument.lineno, argument.col_offset)) or argument
         self.roles.append((argument, role))
+
+
+def _any_of(expressions: list[ast.expr]) -> ast.expr:
+    """One expression whose literals are all of ``expressions`` (``literals_in``
+    reads both sides of an ``or``), spanning them."""
+    if len(expressions) == 1:
+        return expressions[0]
+    either = ast.BoolOp(op=ast.Or(), values=expressions)
+    first, last = expressions[0], expressions[-1]
+    either.lineno, either.col_offset = first.lineno, first.col_offset
+    either.end_lineno, either.end_col_offset = last.end_lineno, last.end_col_offset
+    return either
 
 
 def _keyword_is(node: ast.Call, name: str, value: bool) -> bool:
@@ -535,9 +798,27 @@ def groupless(expression: ast.expr) -> bool:
     return value is not None and '(' not in value and len(NUMBERED_CONTROLS.intersection(value)) <= 1
 
 
+class Roles(list[Role]):
+    """``literal_roles``' answer: a list of roles that ``role_at`` looks up
+    by bisection on their starts (an index built on the first lookup)."""
+
+    _index: tuple[int, list[Position], list[Position], list[int]] | None = None
+
+    def positions(self) -> tuple[int, list[Position], list[Position], list[int]]:
+        if self._index is None or self._index[0] != len(self):
+            order = sorted(range(len(self)), key=lambda i: (self[i].start, i))
+            starts = [self[i].start for i in order]
+            reach: list[Position] = []  # the furthest end of the roles up to here
+            for i in order:
+                end = self[i].end
+                reach.append(end if not reach or end > reach[-1] else reach[-1])
+            self._index = (len(self), starts, reach, order)
+        return self._index
+
+
 def literal_roles(
     tree: ast.AST, lines: list[str], functions: dict[str, Signature], candidate_lines: list[int],
-) -> list[Role]:
+) -> Roles:
     """Each literal used as a regex pattern or replacement, or as a path, near
     the candidates.
 
@@ -545,26 +826,26 @@ def literal_roles(
     looked at.  Positions are (line, character column), as tokens count them.
     """
     body = getattr(tree, 'body', [])
-    visitor = _Visitor(functions, candidate_lines)
-    visitor.scan(body, docstring_first=True)
+    visitor = _Visitor(functions, [])
+    visitor.scan(body, docstring_first=True)  # every name first: a function may use one bound below it
+    visitor.visit_lines(candidate_lines)
     # pattern = '\\bword'; ...; re.search(pattern, s): visit the statements
     # that use such a name too (found in the text, then checked in the AST).
     names = visitor.names_holding_candidates()
     if names:
         words = re.compile(r'(?<![\w.])(?:%s)\b' % '|'.join(map(re.escape, sorted(names))))
         uses = [number for number, line in enumerate(lines, 1) if words.search(line)]
-        visitor.lines = sorted(set(uses) - set(candidate_lines))
-        visitor.binding = False
-        if visitor.lines:
-            visitor.scan(body, docstring_first=True)
-    roles = []
+        use_lines = sorted(set(uses) - set(candidate_lines))
+        visitor.walrus = False
+        if use_lines:
+            visitor.visit_lines(use_lines)
+    roles = Roles()
     for expression, role in visitor.roles:
-        backspace = means_backspace(expression)
-        no_group = role == PATTERN and groupless(expression)
+        whole = id(expression) not in visitor.fragments
+        backspace = whole and means_backspace(expression)
+        no_group = whole and role == PATTERN and groupless(expression)
         for literal in literals_in(expression):
-            start_line, end_line = literal.lineno, literal.end_lineno or literal.lineno
-            start = (start_line, _char_col(lines[start_line - 1], literal.col_offset))
-            end = (end_line, _char_col(lines[end_line - 1], literal.end_col_offset or 0))
+            start, end = _span(literal, lines)
             roles.append(Role(start, end, role, backspace, no_group))
     return roles
 
@@ -572,7 +853,62 @@ def literal_roles(
 def role_at(
     roles: list[Role], line: int, col: int, kinds: tuple[str, ...],
 ) -> Role | None:
-    for role in roles:
-        if role.role in kinds and role.start <= (line, col) < role.end:
-            return role
-    return None
+    """The first role (in list order) of one of ``kinds`` whose literal holds (line, col)."""
+    if not isinstance(roles, Roles):
+        roles = Roles(roles)
+    _, starts, reach, order = roles.positions()
+    position = (line, col)
+    best = -1
+    at = bisect_right(starts, position) - 1
+    while at >= 0 and reach[at] > position:
+        role = roles[order[at]]
+        if role.role in kinds and position < role.end and (best < 0 or order[at] < best):
+            best = order[at]
+        at -= 1
+    return roles[best] if best >= 0 else None
+
+
+#: Methods whose first argument is text looked for in a string.
+LOOKUP_METHODS = frozenset({
+    'split', 'rsplit', 'replace', 'find', 'rfind', 'index', 'rindex', 'count', 'startswith',
+    'endswith', 'partition', 'rpartition', 'strip', 'lstrip', 'rstrip', 'removeprefix', 'removesuffix',
+})
+#: ``re``/``regex`` functions whose first argument is a pattern.
+PATTERN_FIRST = frozenset(name.partition('.')[2] for name in REGEX_FUNCTIONS)
+
+
+def looked_for_characters(tree: ast.AST, lines: list[str]) -> dict[str, list[tuple[Position, Position]]]:
+    """The control characters a module looks for in a string, each with the
+    spans (start, end) of the literals that look for it: the text given to
+    ``split``/``replace``/``find``/..., the left of ``in``, a ``re`` pattern
+    that is a marker (``re.sub('\\1', '}', s)``, see ``groupless``).  A
+    numbered escape the module also looks for elsewhere is a marker it put
+    there on purpose.
+    """
+    found: dict[str, list[tuple[Position, Position]]] = {}
+    for node in ast.walk(tree):
+        looked: ast.expr | None = None
+        if isinstance(node, ast.Call) and node.args and isinstance(node.func, ast.Attribute):
+            method = node.func.attr
+            if method in LOOKUP_METHODS:
+                looked = node.args[0]
+            elif method in PATTERN_FIRST and isinstance(node.func.value, ast.Name) and \
+                    node.func.value.id in ('re', 'regex') and groupless(node.args[0]):
+                looked = node.args[0]
+        elif isinstance(node, ast.Compare) and isinstance(node.ops[0], (ast.In, ast.NotIn)):
+            looked = node.left
+        text = constant_text(looked) if looked is not None else None
+        if text and min(text) < ' ':
+            assert looked is not None
+            span = _span(looked, lines)
+            for char in set(text):
+                if char < ' ':
+                    found.setdefault(char, []).append(span)
+    return found
+
+
+def _span(node: ast.expr, lines: list[str]) -> tuple[Position, Position]:
+    """A node's (start, end) in the tokens' (line, character column)."""
+    start_line, end_line = node.lineno, node.end_lineno or node.lineno
+    return ((start_line, _char_col(lines[start_line - 1], node.col_offset)),
+            (end_line, _char_col(lines[end_line - 1], node.end_col_offset or 0)))

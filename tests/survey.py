@@ -53,7 +53,7 @@ def print_silenced(path: str, parts: tuple) -> None:
     for _ in checks.all_reports(*parts, {}, silenced=silenced):
         pass
     for item in silenced:
-        print(f'{path}:{item.line}:{item.col + 1}: silenced by {item.exemption}: {item.escape}')
+        print(f'{path}:{item.line}:{item.col + 1}: {item.code} silenced by {item.exemption}: {item.escape}')
 
 
 def main() -> int:

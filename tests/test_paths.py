@@ -106,7 +106,7 @@ def test_look_alike_is_silenced_by(src, name):
 def test_terminator_alone_is_silenced_in_a_path():
     found, silenced = run("name = 'C:\\temp\\new.txt\\0'\n")
     assert found == {'1:11 ESC501', '1:16 ESC501'}
-    assert silenced == [paths.Silenced(1, 23, '\\0', 'terminator')]
+    assert silenced == [paths.Silenced(1, 23, 'ESC501', '\\0', 'terminator')]
 
 
 # Each recognised path function: a short path (a drive and one name) is reported there ------------

@@ -144,3 +144,152 @@ class Form:
 # '\b' among other terminal controls is a backspace on purpose.
 import re
 re.compile('(\a|\b|\r(?!\n))'), re.compile('\x1b|\b')
+#: Okay
+# Names are resolved per scope: the parameter SEP shadows the module's SEP.
+import re
+SEP = '\1'
+def join(text, SEP=' '):
+    return re.sub('(a)', SEP, text)
+#: ESC401:4:21
+# ... and a string default is what the parameter holds.
+import re
+SEP = ' '
+def join(text, SEP='\1'):
+    return re.sub('(a)', SEP, text)
+#: Okay
+# A name bound in a function shadows the module's binding from its first line.
+import re
+REPL = '\1'
+def f(s):
+    REPL = r'\1'
+    return re.sub('(a)', REPL, s)
+#: ESC401:3:9
+# A class body's names are not seen from its methods; the module's are.
+import re
+REPL = '\1'
+class C:
+    REPL = r'\1'
+    def f(self, s):
+        return re.sub('(a)', REPL, s)
+#: Okay
+# A loop variable no longer holds the module's string.
+import re
+REPL = '\1'
+def f(s, rules):
+    for REPL in rules:
+        s = re.sub('(a)', REPL, s)
+    return s
+#: ESC401:3:6
+# x = f(x): the argument is the binding before the statement.
+import re
+x = '\1'
+x = re.sub('(a)', x, s)
+#: ESC401:4:25
+# A module pattern defined below the function that uses it is there when it runs.
+import re
+def f(s):
+    return PATTERN.sub('\1', s)
+PATTERN = re.compile('(a)')
+#: Okay
+# ']' first in a character class (or after '[^') is a member, not its end.
+import re
+re.compile('x[]a\b]'), re.compile('[^]\b]'), re.compile('[\\]\b]')
+#: ESC402:2:17 ESC402:2:41
+import re
+re.compile('[]]x\b'), re.compile('[\\\\]\b')
+#: Okay
+# A control character the module also looks for is a marker it put there.
+import re
+def protect(s):
+    s = re.sub(r'(\})', '\1', s)
+    s = transform(s)
+    return s.replace('\1', '}')
+#: Okay
+import re
+def cells(pattern, text):
+    text = re.sub(pattern, '\1', text)
+    return text.split('\1')
+#: Okay
+import re
+def mark(text):
+    return re.sub('(a)', '\2', text)
+def unmark(text):
+    return re.sub('\2', '', text) if '\2' in text else text
+#: ESC401:4:29
+# ... but only that character, looked for by another literal.
+import re
+def cells(pattern, text):
+    text = re.sub(pattern, '\1', text)
+    return text.split('\2')
+#: Okay
+# A literal that also spells a backreference right, or a NUL, is a marker string.
+import re
+re.sub('(a)', '\\1\1', s), re.sub('(a)', '\0\1', s), re.sub('(a)', '\x00\1', s)
+#: ESC401:5:36
+# unittest's regex assertions, pytest's match=, Django's url patterns.
+import unittest
+class T(unittest.TestCase):
+    def test(self):
+        self.assertRegex(text, '(a)\1')
+#: ESC402:3:43 ESC402:3:48
+import pytest
+def test():
+    with pytest.raises(ValueError, match='\bnot\b'):
+        f()
+#: ESC402:2:12 ESC402:4:14
+from django.urls import re_path
+re_path('^a\b', view)
+from django.conf.urls import url
+url(regex='^b\b', view=view)
+#: ESC401:4:42
+# A rule table pairing a compiled pattern with its replacement.
+import re
+RULES = [
+    (re.compile(r"\.([\.]+)"), " DOTMULTI\1"),
+    [re.compile(r"(\w+)'s"), r"\1 's"],
+]
+#: ESC402:6:28 ESC402:7:40
+# Pygments lexer tables: the first item of each rule is a pattern.
+from pygments.lexer import RegexLexer, words
+from pygments.token import Keyword, Name
+class JsonishLexer(RegexLexer):
+    tokens = {'root': [
+        ('(true|false|null)\b', Keyword.Constant),
+        (words(('if', 'else'), suffix='\b'), Keyword),
+        (r'\w+', Name),
+    ]}
+#: Okay
+# ... only in a lexer class.
+class Table:
+    tokens = {'root': [
+        ('(true|false|null)\b', 'keyword'),
+    ]}
+#: ESC401:3:19 ESC402:6:22
+# A loop that unpacks a rule table: its names hold any of the table's strings.
+import re
+RULES = {'(a)': 'x\1', 'b': 'c'}
+for pattern, repl in RULES.items():
+    s = re.sub(pattern, repl, s)
+for word in ['yes', '\bno']:
+    found = re.search(word, s)
+#: ESC401:2:19
+import re
+PAIRS = [('(a)', '\1'), ('(b)', r'\1')]
+def clean(s):
+    for pattern, repl in PAIRS:
+        s = re.sub(pattern, repl, s)
+    return s
+#: Okay
+# A name the loop does not unpack from a table holds no string.
+import re
+REPL = '\1'
+for REPL in get_rules():
+    s = re.sub('(a)', REPL, s)
+#: Okay
+# Only .items() of a table is unpacked into keys and values.
+import re
+RULES = {'(a)': '\1'}
+for pattern, repl in RULES.values():
+    s = re.sub(pattern, repl, s)
+for pattern, repl in RULES.get(x):
+    s = re.sub(pattern, repl, s)

@@ -99,7 +99,7 @@ p.sub('gray \1', s)
 import re
 print(re.findall("\bword\b", "A word is here"))
 #: ESC401:3:28
-# from: wiki.gubat.org stackoverflow 36058762 (replacement rules kept in a dict: a known miss, the dict is not followed)
+# from: wiki.gubat.org stackoverflow 36058762 (replacement rules kept in a dict, unpacked by a loop)
 import re
 rules = {'.(?P<word>\w)': '\1', 'text1': 'text2'}
 for pattern, replacement in rules.items():
