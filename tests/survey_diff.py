@@ -1,0 +1,69 @@
+"""Compare a new survey run with the triaged table, to re-triage only what changed.
+
+    python tests/survey.py --select ESC4,ESC5 --py2 --tsv NEW.tsv DIR
+    python tests/survey_diff.py NEW.tsv [tests/data/survey_triage.tsv]
+
+A report is the same as a triaged row when package, version, file, line,
+column and code agree (the sources do not change between runs).  Prints the
+new reports (to triage: add them to the table), the triaged reports that are
+gone (a false alarm silenced, or a real hazard lost), and per code: reports,
+true and false among the triaged ones, new ones, and the precision counting
+the new ones as unknown (bounds: all false .. all true).  Exits 1 when there
+are new reports.
+"""
+from __future__ import annotations
+
+import argparse
+import csv
+import os
+import sys
+from collections import Counter
+
+KEY = ('package', 'version', 'file', 'line', 'column', 'code')
+TRIAGE = os.path.join(os.path.dirname(__file__), 'data', 'survey_triage.tsv')
+
+
+def table(path: str) -> list[dict[str, str]]:
+    with open(path, encoding='utf-8', newline='') as f:
+        return list(csv.DictReader(f, delimiter='\t', quoting=csv.QUOTE_NONE))
+
+
+def key(row: dict[str, str]) -> tuple[str, ...]:
+    return tuple(row[name] for name in KEY)
+
+
+def precision(true: int, false: int) -> str:
+    return f'{true / (true + false):.3f}' if true + false else '-'
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument('new', help='the --tsv output of tests/survey.py')
+    parser.add_argument('triage', nargs='?', default=TRIAGE)
+    args = parser.parse_args()
+    new = table(args.new)
+    triaged = {key(row): row for row in table(args.triage)}
+    seen = {key(row) for row in new}
+    untriaged = [row for row in new if key(row) not in triaged]
+    gone = [row for k, row in triaged.items() if k not in seen]
+    for title, rows in (('new (to triage)', untriaged), ('gone', gone)):
+        print(f'## {title}: {len(rows)}')
+        for row in rows:
+            extra = row.get('verdict') or row.get('message', '')
+            mark = ' (2to3)' if row.get('mark') else ''
+            print(f'{row["package"]}-{row["version"]} {row["file"]}:{row["line"]}:{row["column"]}: '
+                  f'{row["code"]}{mark} {extra}' + (f' ({row["reason"]})' if row.get('reason') else ''))
+    counts: Counter = Counter()
+    for row in new:
+        verdict = triaged[key(row)]['verdict'] if key(row) in triaged else 'new'
+        counts[row['code'], verdict] += 1
+    print('## per code: reports, true, false, new, precision (new counted false .. true)')
+    for code in sorted({code for code, _ in counts} | {row['code'] for row in triaged.values()}):
+        true, false, fresh = (counts[code, v] for v in ('real', 'false', 'new'))
+        print(f'{code}: {true + false + fresh} reports, {true} true, {false} false, {fresh} new, '
+              f'precision {precision(true, false + fresh)} .. {precision(true + fresh, false)}')
+    return 1 if untriaged else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
