@@ -9,7 +9,13 @@ package is the folder of PATH (or of a "before DATE" group folder inside it)
 that holds the file, as tests/fetch_releases.py lays them out; the file is
 relative to it.  --tsv also writes the reports as a table for
 tests/survey_diff.py (package, version, file, line, column, code, mark,
-message; column 1-based as flake8 prints it).
+exemption, message; column 1-based as flake8 prints it).
+
+When ``checks.all_reports`` takes ``silenced=`` (a list that receives each
+candidate a named exemption kept quiet, with the exemption's name), the
+silenced candidates of the selected codes are listed too, marked
+``[silenced by NAME]``, counted per exemption, and written to the table with
+the exemption's name (empty for a report).
 
 Used to read the reports of the opinionated families on real code.  With
 --py2, a file that does not parse is converted by lib2to3 first (Python 3.12
@@ -22,6 +28,7 @@ from __future__ import annotations
 import argparse
 import ast
 import functools
+import inspect
 import io
 import os
 import re
@@ -35,14 +42,14 @@ from typing import Iterator, NamedTuple
 from benchmark import python_files
 from helpers import parsed, processor_for
 
-from flake8_escapes import checks
+from flake8_escapes import checks, invalid, paths, regex
 from flake8_escapes.plugin import Plugin
 
 #: How tests/fetch_releases.py names a package folder: ``<name>-<version>``.
 PACKAGE = re.compile(r'(?P<name>.+?)-(?P<version>\d[^-]*(?:-.*)?)$')
 #: ... inside a folder per "before" date: ``<date>`` (``before <date>`` accepted too).
 GROUP = re.compile(r'(before )?\d{4}-\d\d-\d\d$')
-COLUMNS = ('package', 'version', 'file', 'line', 'column', 'code', 'mark', 'message')
+COLUMNS = ('package', 'version', 'file', 'line', 'column', 'code', 'mark', 'exemption', 'message')
 
 
 class Row(NamedTuple):
@@ -55,6 +62,7 @@ class Row(NamedTuple):
     column: int    # 1-based, as flake8 prints it
     code: str
     mark: str      # '2to3' when the file was read through lib2to3, else ''
+    exemption: str  # for a silenced candidate, the exemption that kept it quiet; '' for a report
     message: str
 
 
@@ -96,20 +104,36 @@ def located(path: str, roots: list[str]) -> tuple[str, str, str]:
         if relative.startswith(os.pardir) or os.path.isabs(relative):
             continue
         parts = relative.replace(os.sep, '/').split('/')
+        base = os.path.basename(os.path.normpath(root))
+        if not GROUP.match(base) and (match := PACKAGE.match(base)):  # ROOT is the package folder
+            return match['name'], match['version'], '/'.join(parts)
         depth = 1 if len(parts) > 2 and GROUP.match(parts[0]) else 0  # ROOT/<group>/<name>-<version>/...
         if len(parts) > depth + 1 and (match := PACKAGE.match(parts[depth])):
             return match['name'], match['version'], '/'.join(parts[depth + 1:])
-        if match := PACKAGE.match(os.path.basename(os.path.normpath(root))):  # ROOT is the package
-            return match['name'], match['version'], '/'.join(parts)
         if len(parts) > 1:
             return parts[0], '', '/'.join(parts[1:])
         return os.path.basename(root.rstrip(os.sep)) or root, '', parts[0]
     return '', '', path
 
 
+def exemption_codes() -> dict[str, tuple[str, ...]]:
+    """Each named exemption's codes, from the family modules that have a table of them."""
+    return {name: exemption.codes for module in (invalid, regex, paths)
+            for name, exemption in getattr(module, 'EXEMPTIONS', {}).items()}
+
+
+def silenced_code(codes: tuple[str, ...], escape_text: str) -> str:
+    """The code a silenced candidate would have had: its exemption's, told apart by the escape."""
+    if len(codes) > 1 and {'ESC401', 'ESC402'} <= set(codes):
+        return 'ESC402' if escape_text == '\\b' else 'ESC401'
+    return '/'.join(codes) or '?'
+
+
 def rows(paths: list[str], prefixes: tuple[str, ...], py2: bool, counts: Counter) -> Iterator[Row]:
     """The selected reports of every file under ``paths``; ``counts`` gets 'files' and 'converted'."""
     roots = [p for p in paths if os.path.isdir(p)]
+    records_silenced = 'silenced' in inspect.signature(checks.all_reports).parameters
+    codes_of = exemption_codes()
     for path in python_files(paths):
         parts = parsed(path)
         mark = ''
@@ -120,8 +144,10 @@ def rows(paths: list[str], prefixes: tuple[str, ...], py2: bool, counts: Counter
             continue
         counts['files'] += 1
         counts['converted'] += mark == '2to3'
+        silenced: list = []
+        extra = {'silenced': silenced} if records_silenced else {}
         try:
-            found = list(checks.all_reports(*parts, Plugin.regex_functions))
+            found = list(checks.all_reports(*parts, Plugin.regex_functions, **extra))
         except RecursionError:
             print(f'{path}: RecursionError', file=sys.stderr)
             counts['errors'] += 1
@@ -130,7 +156,12 @@ def rows(paths: list[str], prefixes: tuple[str, ...], py2: bool, counts: Counter
         for report in found:
             if report.code.startswith(prefixes):
                 yield Row(name, version, relative, report.line, report.col + 1, report.code, mark,
-                          report.message)
+                          '', report.message)
+        for candidate, exemption in silenced:
+            code = silenced_code(codes_of.get(exemption, ()), candidate.escape.text)
+            if code.startswith(prefixes):
+                yield Row(name, version, relative, candidate.line, candidate.col + 1, code, mark,
+                          exemption, '')
 
 
 def main() -> int:
@@ -144,13 +175,18 @@ def main() -> int:
     prefixes = tuple(p.strip() for item in args.select or ['ESC4'] for p in item.split(',') if p.strip())
     counts: Counter = Counter()
     per_code: Counter = Counter()
+    per_exemption: Counter = Counter()
     table = []
     for row in rows(args.paths, prefixes, args.py2, counts):
-        per_code[row.code] += 1
         table.append(row)
         mark = ' (2to3)' if row.mark else ''
         where = f'{row.package}-{row.version} {row.file}:{row.line}:{row.column}:'
-        print(f'{where}{mark} {row.message}', flush=True)
+        if row.exemption:
+            per_exemption[row.code, row.exemption] += 1
+            print(f'{where}{mark} {row.code} [silenced by {row.exemption}]', flush=True)
+        else:
+            per_code[row.code] += 1
+            print(f'{where}{mark} {row.message}', flush=True)
     if args.tsv:
         with open(args.tsv, 'w', encoding='utf-8') as f:
             f.write('\t'.join(COLUMNS) + '\n')
@@ -160,6 +196,9 @@ def main() -> int:
     errors = f', {counts["errors"]} not checked (RecursionError)' if counts['errors'] else ''
     print(f'Python {sys.version.split()[0]}: {counts["files"]} files{extra}{errors}, '
           f'reports {dict(sorted(per_code.items()))}')
+    if per_exemption:
+        listed = ', '.join(f'{code} {name} {n}' for (code, name), n in sorted(per_exemption.items()))
+        print(f'silenced: {listed}')
     return 0
 
 

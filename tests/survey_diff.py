@@ -6,7 +6,8 @@
 A report is the same as a triaged row when package, version, file, line,
 column and code agree (the sources do not change between runs).  Prints the
 new reports (to triage: add them to the table), the triaged reports that are
-gone (a false alarm silenced, or a real hazard lost), and per code: reports,
+gone (a false alarm silenced, or a real hazard lost; with the exemption that
+silenced it when the run recorded one), and per code: reports,
 true and false among the triaged ones, new ones, and the precision counting
 the new ones as unknown (bounds: all false .. all true).  Exits 1 when there
 are new reports.
@@ -41,7 +42,9 @@ def main() -> int:
     parser.add_argument('new', help='the --tsv output of tests/survey.py')
     parser.add_argument('triage', nargs='?', default=TRIAGE)
     args = parser.parse_args()
-    new = table(args.new)
+    run = table(args.new)
+    new = [row for row in run if not row.get('exemption')]
+    silenced = {key(row): row['exemption'] for row in run if row.get('exemption')}
     triaged = {key(row): row for row in table(args.triage)}
     seen = {key(row) for row in new}
     untriaged = [row for row in new if key(row) not in triaged]
@@ -49,10 +52,14 @@ def main() -> int:
     for title, rows in (('new (to triage)', untriaged), ('gone', gone)):
         print(f'## {title}: {len(rows)}')
         for row in rows:
-            extra = row.get('verdict') or row.get('message', '')
-            mark = ' (2to3)' if row.get('mark') else ''
-            print(f'{row["package"]}-{row["version"]} {row["file"]}:{row["line"]}:{row["column"]}: '
-                  f'{row["code"]}{mark} {extra}' + (f' ({row["reason"]})' if row.get('reason') else ''))
+            if 'verdict' in row:  # a triaged row: a real one gone is a hazard lost
+                verdict = 'LOST real' if row['verdict'] == 'real' else 'false'
+                what = f'{row["code"]} {verdict}: {row["reason"]}'
+            else:
+                what = row['message'] + (' (2to3)' if row.get('mark') else '')
+            if key(row) in silenced:
+                what += f' [silenced by {silenced[key(row)]}]'
+            print(f'{row["package"]}-{row["version"]} {row["file"]}:{row["line"]}:{row["column"]}: {what}')
     counts: Counter = Counter()
     for row in new:
         verdict = triaged[key(row)]['verdict'] if key(row) in triaged else 'new'
@@ -62,6 +69,10 @@ def main() -> int:
         true, false, fresh = (counts[code, v] for v in ('real', 'false', 'new'))
         print(f'{code}: {true + false + fresh} reports, {true} true, {false} false, {fresh} new, '
               f'precision {precision(true, false + fresh)} .. {precision(true + fresh, false)}')
+    by_exemption = Counter((k[5], name) for k, name in silenced.items())
+    if by_exemption:
+        print('## silenced candidates per exemption: ' + ', '.join(
+            f'{code} {name} {n}' for (code, name), n in sorted(by_exemption.items())))
     return 1 if untriaged else 0
 
 
