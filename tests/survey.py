@@ -117,9 +117,24 @@ def located(path: str, roots: list[str]) -> tuple[str, str, str]:
 
 
 def exemption_codes() -> dict[str, tuple[str, ...]]:
-    """Each named exemption's codes, from the family modules that have a table of them."""
-    return {name: exemption.codes for module in (invalid, regex, paths)
-            for name, exemption in getattr(module, 'EXEMPTIONS', {}).items()}
+    """Each named exemption's codes, from the family modules that have a table of them
+    (a dict by name or a sequence of ``rules.Exemption``)."""
+    codes = {}
+    for module in (invalid, regex, paths):
+        table = getattr(module, 'EXEMPTIONS', ())
+        for exemption in (table.values() if isinstance(table, dict) else table):
+            codes[exemption.name] = exemption.codes
+    return codes
+
+
+def silenced_entry(item) -> tuple[int, int, str, str]:
+    """(line, 0-based col, escape text, exemption name) of one recorded silenced candidate:
+    a (Found, name) pair, or a record with line, col, escape and exemption."""
+    if hasattr(item, 'exemption'):
+        line, col, escape, name = item.line, item.col, item.escape, item.exemption
+    else:
+        (line, col, escape, *_), name = item
+    return line, col, getattr(escape, 'text', escape), getattr(name, 'name', name)
 
 
 def silenced_code(codes: tuple[str, ...], escape_text: str) -> str:
@@ -157,11 +172,11 @@ def rows(paths: list[str], prefixes: tuple[str, ...], py2: bool, counts: Counter
             if report.code.startswith(prefixes):
                 yield Row(name, version, relative, report.line, report.col + 1, report.code, mark,
                           '', report.message)
-        for candidate, exemption in silenced:
-            code = silenced_code(codes_of.get(exemption, ()), candidate.escape.text)
+        for item in silenced:
+            line, col, escape, exemption = silenced_entry(item)
+            code = silenced_code(codes_of.get(exemption, ()), escape)
             if code.startswith(prefixes):
-                yield Row(name, version, relative, candidate.line, candidate.col + 1, code, mark,
-                          exemption, '')
+                yield Row(name, version, relative, line, col + 1, code, mark, exemption, '')
 
 
 def main() -> int:
