@@ -1,16 +1,18 @@
 """Compare a new survey run with the triaged table, to re-triage only what changed.
 
     python tests/survey.py --select ESC4,ESC5 --py2 --tsv NEW.tsv DIR
-    python tests/survey_diff.py NEW.tsv [tests/data/survey_triage.tsv]
+    python tests/survey_diff.py [--select ESC4] NEW.tsv [tests/data/survey_triage.tsv]
 
 A report is the same as a triaged row when package, version, file, line,
 column and code agree (the sources do not change between runs).  Prints the
 new reports (to triage: add them to the table), the triaged reports that are
-gone (a false alarm silenced, or a real hazard lost; with the exemption that
+gone (a false alarm silenced, or a real hazard missed; with the exemption that
 silenced it when the run recorded one), and per code: reports,
 true and false among the triaged ones, new ones, and the precision counting
 the new ones as unknown (bounds: all false .. all true).  Exits 1 when there
-are new reports.
+are new reports.  With --select (the run's own), triaged rows of other codes
+are left out.  The table holds every report triaged so far, whichever
+checker version first made it.
 """
 from __future__ import annotations
 
@@ -41,19 +43,22 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument('new', help='the --tsv output of tests/survey.py')
     parser.add_argument('triage', nargs='?', default=TRIAGE)
+    parser.add_argument('--select', action='append', default=[],
+                        help='the prefixes the run selected (repeat, or separate by commas); default: all')
     args = parser.parse_args()
+    prefixes = tuple(p.strip() for item in args.select or [''] for p in item.split(','))
     run = table(args.new)
     new = [row for row in run if not row.get('exemption')]
     silenced = {key(row): row['exemption'] for row in run if row.get('exemption')}
-    triaged = {key(row): row for row in table(args.triage)}
+    triaged = {key(row): row for row in table(args.triage) if row['code'].startswith(prefixes)}
     seen = {key(row) for row in new}
     untriaged = [row for row in new if key(row) not in triaged]
     gone = [row for k, row in triaged.items() if k not in seen]
     for title, rows in (('new (to triage)', untriaged), ('gone', gone)):
         print(f'## {title}: {len(rows)}')
         for row in rows:
-            if 'verdict' in row:  # a triaged row: a real one gone is a hazard lost
-                verdict = 'LOST real' if row['verdict'] == 'real' else 'false'
+            if 'verdict' in row:  # a triaged row: a real one not reported is a hazard missed
+                verdict = 'MISSED real' if row['verdict'] == 'real' else 'false'
                 what = f'{row["code"]} {verdict}: {row["reason"]}'
             else:
                 what = row['message'] + (' (2to3)' if row.get('mark') else '')
