@@ -55,7 +55,7 @@ def main() -> int:
     for path in python_files(args.paths):
         parts = parsed(path)
         if parts is not None:
-            found = [(line, col + 1, message) for line, col, message, _ in Plugin(*parts).run()]
+            found = [(line, col + 1, message) for line, col, message, _ in Plugin(*parts[:2]).run()]
             mark = ''
         elif args.py2 and (text := converted(path)) is not None:
             try:
