@@ -188,7 +188,10 @@ def candidates(tokens: list[tokenize.TokenInfo], lines: list[str]) -> list[int]:
         line = lines[row - 1]
         col = line.find('\\')
         while col != -1:
-            lo = bisect_right(tokens, (row, col), lo, key=START) - 1
+            index = bisect_right(tokens, (row, col), lo, key=START) - 1
+            if index < 0:
+                break  # a row before the first token: not tokenized (see source.tokens_for)
+            lo = index
             tok = tokens[lo]
             if tok[0] in PIECE_TYPES and (not found or found[-1] < lo) and '\\' in tok[1]:
                 found.append(lo)

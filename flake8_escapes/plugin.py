@@ -51,10 +51,11 @@ class Plugin:
         cls.regex_functions = regex_functions_argument(value) if isinstance(value, str) else value
 
     def run(self) -> Iterator[tuple[int, int, str, type]]:
-        if not source.needs_tokens(self.tree, self.lines):
-            return  # no backslash that can stand in a literal: nothing to report
+        # No backslash that can stand in a literal: no tokens, nothing to report.
         # A tokenize error leaves run() before any report, as flake8's own
         # file_tokens raised it before: flake8 reports it as E902/E999.
-        tokens = source.file_tokens(self.lines)
+        tokens = source.tokens_for(self.tree, self.lines)
+        if not tokens:
+            return
         for report in checks.all_reports(self.tree, tokens, self.lines, self.regex_functions):
             yield report.line, report.col, report.message, type(self)

@@ -14,7 +14,7 @@ import warnings
 import pytest
 from flake8.main.application import Application
 
-from flake8_escapes import source
+from flake8_escapes import literals, paths, source
 from helpers import parsed, reports
 
 import differential
@@ -121,3 +121,20 @@ def test_standard_library_skips_only_files_without_a_backslash_in_a_literal():
             assert not any('\\' in tok.string for tok in tokens if tok.type != tokenize.COMMENT), path
             skipped_with_backslash += bool(source.backslash_rows(lines))
     assert skipped_with_backslash > 20  # comments and continuations are skipped on real code
+
+
+@pytest.mark.slow
+def test_standard_library_statements_give_the_files_escapes():
+    """Tokens of the statements that hold backslashes give every escape, at
+    the place the whole file's tokens give it."""
+    partial = 0
+    for path in differential.stdlib_files():
+        parts = parsed(path)
+        if parts is None:
+            continue
+        tree, lines, tokens = parts
+        some = source.tokens_for(tree, lines)
+        partial += 0 < len(some) < len(tokens)
+        assert list(literals.escapes(some, lines, paths.looks_like_windows_path)) == list(
+            literals.escapes(tokens, lines, paths.looks_like_windows_path)), path
+    assert partial > 100
