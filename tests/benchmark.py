@@ -35,6 +35,7 @@ import tokenize
 import pycodestyle
 from flake8.checker import FileChecker
 from flake8.main.application import Application
+from flake8.plugins import finder
 
 from flake8_escapes.plugin import Plugin
 from helpers import parsed
@@ -127,15 +128,16 @@ def no_report_files(paths: list[str], corpus: str | None) -> list[str]:
     return found
 
 
-def tokenized_again(files: list[str]) -> set[str]:
-    """The files of one in-process flake8 run (``--jobs=1``) that are tokenized
-    more than once: by the plugin, or by flake8's ``file_tokens`` for a plugin."""
+def tokenize_calls(files: list[str], plugin: bool) -> dict[str, int]:
+    """Calls of ``tokenize.generate_tokens`` per file in one in-process flake8
+    run (``--jobs=1``), with or without this plugin."""
     current = ['']
-    seen: dict[str, int] = {}
+    calls: dict[str, int] = {}
     generate_tokens, run_checks = tokenize.generate_tokens, FileChecker.run_checks
+    find_plugins = finder._find_importlib_plugins
 
     def counting_generate_tokens(*args, **kwargs):  # type: ignore[no-untyped-def]
-        seen[current[0]] = seen.get(current[0], 0) + 1
+        calls[current[0]] = calls.get(current[0], 0) + 1
         return generate_tokens(*args, **kwargs)
 
     def naming_run_checks(self):  # type: ignore[no-untyped-def]
@@ -143,11 +145,22 @@ def tokenized_again(files: list[str]) -> set[str]:
         return run_checks(self)
 
     tokenize.generate_tokens, FileChecker.run_checks = counting_generate_tokens, naming_run_checks
+    if not plugin:
+        finder._find_importlib_plugins = lambda: (p for p in find_plugins() if p.package != 'flake8-escapes')
     try:
         Application().run(['--isolated', '--jobs=1', *files])
     finally:
         tokenize.generate_tokens, FileChecker.run_checks = generate_tokens, run_checks
-    return {path for path, calls in seen.items() if calls > 1}
+        finder._find_importlib_plugins = find_plugins
+    return calls
+
+
+def tokenized_again(files: list[str]) -> set[str]:
+    """The files that a flake8 run tokenizes more often with this plugin than
+    without it (flake8 itself tokenizes a file once, and again for ``# noqa``
+    when it has a report, even one that ``# noqa`` silences)."""
+    without, with_ = tokenize_calls(files, plugin=False), tokenize_calls(files, plugin=True)
+    return {path for path, calls in with_.items() if calls > without.get(path, 0)}
 
 
 def literal_backslash_files(files: list[str]) -> tuple[int, int]:
