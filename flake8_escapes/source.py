@@ -6,7 +6,8 @@ every code of this plugin is about a backslash in a literal.  So the lines
 are searched for a backslash first (in C), and a file is tokenized only when
 one of them may stand in a literal: most files hold no backslash at all, and
 in many of the others every backslash is in a comment or ends a line
-(a line continuation).
+(a line continuation).  Even then only the statements that hold such a
+backslash are tokenized, each on its own, found through the AST.
 """
 from __future__ import annotations
 

@@ -57,6 +57,29 @@ def test_needs_tokens(src, needs):
         assert not backslash_in_a_literal(lines)
 
 
+@pytest.mark.parametrize('src', [
+    'a = """x\n"""; b = \'\\d\'\n',                        # a string ends where the statement starts
+    '@dec(\'\\d\')\ndef f():\n    return \'\\e\'\n',        # a decorator, a nested statement
+    'match x:\n    case \'\\d\':\n        pass\n',           # a case pattern (between statements)
+    'try:\n    pass\nexcept E(\'\\d\'):\n    pass\n',         # an except clause
+    'if x: y = \'\\d\'\nelse: z = \'\\e\'\n',               # clauses and bodies on one row
+    'x = 1 + \\\n    len(\'\\d\')\n',                      # a continuation, then a literal
+    'x = [\n    \'\\d\',\n]\n',                             # a literal inside brackets
+    'class A:\n\tx = \'\\d\'\n\n\n# \\d\n',                    # tabs; a comment after the class
+    'def f():\n    x = 1\n    if x:\n        return f\'{x:\\d}\' \'\\e\'\n',  # f-string, indented
+])
+def test_statements_give_the_files_escapes(src):
+    lines = lines_of(src)
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')  # the compiler's own escape warnings
+        tree = ast.parse(src)
+    some, whole = source.tokens_for(tree, lines), source.file_tokens(lines)
+    assert 0 < len(some)
+    expected = list(literals.escapes(whole, lines))
+    assert expected  # each case has escapes to find
+    assert list(literals.escapes(some, lines)) == expected
+
+
 def test_a_lone_carriage_return_is_tokenized():
     """Rows of the AST and of the lines may differ then: no skipping on the AST's word."""
     lines = ['# \\d\r\n', 'x = 1\n']
