@@ -188,7 +188,10 @@ def candidates(tokens: list[tokenize.TokenInfo], lines: list[str]) -> list[int]:
         line = lines[row - 1]
         col = line.find('\\')
         while col != -1:
-            lo = bisect_right(tokens, (row, col), lo, key=START) - 1
+            index = bisect_right(tokens, (row, col), lo, key=START) - 1
+            if index < 0:
+                break  # a row before the first token: not tokenized (see source.tokens_for)
+            lo = index
             tok = tokens[lo]
             if tok[0] in PIECE_TYPES and (not found or found[-1] < lo) and '\\' in tok[1]:
                 found.append(lo)
@@ -233,6 +236,35 @@ def position(start: Position, text: str, offset: int) -> Position:
     return start[0] + newlines, offset - text.rfind('\n', 0, offset) - 1
 
 
+class Positions:
+    """(line, col) of offsets of one piece asked in increasing order, as
+    ``position`` gives them, reading the text between two offsets once:
+    the escapes of a big literal cost time in proportion to its length, not
+    to its length times their number."""
+
+    __slots__ = ('start', 'text', 'seen', 'newlines', 'line_start')
+
+    def __init__(self, start: Position, text: str) -> None:
+        self.start = start
+        self.text = text
+        self.seen = 0          # offsets before this one are counted
+        self.newlines = 0      # newlines in text[:seen]
+        self.line_start = 0    # offset just after the last of them
+
+    def at(self, offset: int) -> Position:
+        if offset < self.seen:
+            return position(self.start, self.text, offset)
+        text = self.text
+        newlines = text.count('\n', self.seen, offset)
+        if newlines:
+            self.newlines += newlines
+            self.line_start = text.rfind('\n', self.seen, offset) + 1
+        self.seen = offset
+        if not self.newlines:
+            return self.start[0], self.start[1] + offset
+        return self.start[0] + self.newlines, offset - self.line_start
+
+
 def escapes(
     tokens: list[tokenize.TokenInfo],
     lines: list[str],
@@ -249,9 +281,10 @@ def escapes(
         text = piece.text
         everyday = EVERYDAY_ONLY[piece.is_bytes].fullmatch
         keep = keep_everyday(piece)
+        positions = Positions(piece.start, text)
         for begin, end in piece.spans:
             if not keep and everyday(text, begin, end):
                 continue  # nothing any check looks at: skip the scan
             for escape in escapes_in(text, piece.is_bytes, begin, end, piece.lookahead):
-                line, col = position(piece.start, text, escape.offset)
+                line, col = positions.at(escape.offset)
                 yield Found(line, col, escape, piece, keep)

@@ -3,11 +3,10 @@ from __future__ import annotations
 
 import argparse
 import ast
-import tokenize
 import warnings
 from typing import Any, Iterator
 
-from flake8_escapes import __version__, checks, usage
+from flake8_escapes import __version__, checks, source, usage
 
 REGEX_FUNCTIONS_OPTION = '--escapes-regex-functions'
 
@@ -40,11 +39,10 @@ class Plugin:
     version = __version__
     regex_functions: dict[str, usage.Signature] = {}
 
-    def __init__(
-        self, tree: ast.AST, file_tokens: list[tokenize.TokenInfo], lines: list[str],
-    ) -> None:
+    def __init__(self, tree: ast.AST, lines: list[str]) -> None:
+        # Not ``file_tokens``: flake8 would tokenize every file a second time
+        # for it.  The plugin tokenizes only files that need it (see run).
         self.tree = tree
-        self.file_tokens = file_tokens
         self.lines = lines
 
     @classmethod
@@ -66,5 +64,11 @@ class Plugin:
         cls.regex_functions = regex_functions_argument(value) if isinstance(value, str) else value
 
     def run(self) -> Iterator[tuple[int, int, str, type]]:
-        for report in checks.all_reports(self.tree, self.file_tokens, self.lines, self.regex_functions):
+        # No backslash that can stand in a literal: no tokens, nothing to report.
+        # A tokenize error leaves run() before any report, as flake8's own
+        # file_tokens raised it before: flake8 reports it as E902/E999.
+        tokens = source.tokens_for(self.tree, self.lines)
+        if not tokens:
+            return
+        for report in checks.all_reports(self.tree, tokens, self.lines, self.regex_functions):
             yield report.line, report.col, report.message, type(self)

@@ -34,6 +34,7 @@ listed items of ``.join``, both arms of a conditional, f-strings.
 from __future__ import annotations
 
 import ast
+import functools
 import re
 import sys
 from bisect import bisect_left, bisect_right, insort
@@ -377,6 +378,21 @@ class _Visitor(ast.NodeVisitor):
             return _Scope(id(stmt), CLASS_SCOPE, any(self.is_lexer(base) for base in stmt.bases))
         return None
 
+    def visit(self, node: ast.AST) -> None:
+        """Visit an expression: each node's children first, then its own
+        ``visit_<type>`` method, as ``generic_visit`` would order them, but
+        without recursion: a ``+`` chain of thousands of literals (which
+        CPython parses) is as deep as it is long."""
+        pending: list[tuple[ast.AST, bool]] = [(node, False)]
+        while pending:
+            item, children_seen = pending.pop()
+            if children_seen:
+                getattr(self, 'visit_' + type(item).__name__)(item)
+                continue
+            if _own_visit_method(type(self), type(item)):
+                pending.append((item, True))
+            pending.extend((child, False) for child in reversed(list(ast.iter_child_nodes(item))))
+
     # Names ---------------------------------------------------------------
     def visit_Import(self, node: ast.Import) -> None:
         for alias in node.names:
@@ -393,21 +409,21 @@ class _Visitor(ast.NodeVisitor):
 
     def qualified(self, node: ast.expr) -> str | None:
         """``re.sub`` for ``r.sub`` after ``import re as r``; None if not a name."""
-        if isinstance(node, ast.Name):
-            return self.aliases.get(node.id, node.id)
-        if isinstance(node, ast.Attribute):
-            base = self.qualified(node.value)
-            return f'{base}.{node.attr}' if base else None
-        return None
+        name = self.dotted(node)
+        if name is None:
+            return None
+        first, dot, rest = name.partition('.')
+        return self.aliases.get(first, first) + dot + rest
 
     def dotted(self, node: ast.expr) -> str | None:
         """The name a value is stored under (``p``, ``self.p``), unresolved."""
-        if isinstance(node, ast.Name):
-            return node.id
-        if isinstance(node, ast.Attribute):
-            base = self.dotted(node.value)
-            return f'{base}.{node.attr}' if base else None
-        return None
+        attributes = []
+        while isinstance(node, ast.Attribute):  # a loop: a chain may be thousands long
+            attributes.append(node.attr)
+            node = node.value
+        if not isinstance(node, ast.Name):
+            return None
+        return '.'.join([node.id, *reversed(attributes)])
 
     def add_binding(self, name: str, kind: str, where: Position, text: ast.expr | None = None) -> None:
         key = 0 if '.' in name else self.chain[-1].key
@@ -561,8 +577,7 @@ class _Visitor(ast.NodeVisitor):
             columns.append(strings)
         return [[item for item in column if any(True for _ in literals_in(item))] for column in columns]
 
-    def visit_NamedExpr(self, node: ast.NamedExpr) -> None:
-        self.generic_visit(node)
+    def visit_NamedExpr(self, node: ast.NamedExpr) -> None:  # after its children (visit)
         if self.walrus:
             self.bind(node.target, node.value)
 
@@ -600,12 +615,10 @@ class _Visitor(ast.NodeVisitor):
         if len(node.elts) >= 2 and self.is_compiled(node.elts[0]):
             self.roles.append((node.elts[1], REPLACEMENT))
 
-    def visit_Tuple(self, node: ast.Tuple) -> None:
-        self.generic_visit(node)
+    def visit_Tuple(self, node: ast.Tuple) -> None:  # after its children (visit)
         self.rule_pair(node)
 
-    def visit_List(self, node: ast.List) -> None:
-        self.generic_visit(node)
+    def visit_List(self, node: ast.List) -> None:  # after its children (visit)
         self.rule_pair(node)
 
     # Calls ----------------------------------------------------------------
@@ -640,19 +653,17 @@ class _Visitor(ast.NodeVisitor):
         return found
 
     def is_pathlib(self, node: ast.expr) -> bool:
-        if isinstance(node, ast.Call):
-            return self.qualified(node.func) in PATHLIB_CLASSES
-        return isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div) and self.is_pathlib(node.left)
+        while isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div):  # a loop, not recursion
+            node = node.left
+        return isinstance(node, ast.Call) and self.qualified(node.func) in PATHLIB_CLASSES
 
-    def visit_BinOp(self, node: ast.BinOp) -> None:
-        self.generic_visit(node)
+    def visit_BinOp(self, node: ast.BinOp) -> None:  # after its children (visit)
         if isinstance(node.op, ast.Div) and self.is_pathlib(node.left):
             self.roles.append((node.right, PATH))
         elif isinstance(node.op, ast.Add) and self.is_path_value(node.left):
             self.roles.append((node.right, PATH))
 
-    def visit_Call(self, node: ast.Call) -> None:
-        self.generic_visit(node)
+    def visit_Call(self, node: ast.Call) -> None:  # after its children (visit)
         takes = self.path_arguments(node)
         if takes is not None:
             if takes is EVERY_ARGUMENT:
@@ -729,6 +740,13 @@ def _any_of(expressions: list[ast.expr]) -> ast.expr:
     return either
 
 
+@functools.lru_cache(maxsize=None)
+def _own_visit_method(visitor: type, kind: type) -> bool:
+    """Does ``visitor`` (not ``ast.NodeVisitor``) define ``visit_<kind>``?"""
+    name = 'visit_' + kind.__name__
+    return getattr(visitor, name, None) not in (None, getattr(ast.NodeVisitor, name, None))
+
+
 def _keyword_is(node: ast.Call, name: str, value: bool) -> bool:
     return any(
         item.arg == name and isinstance(item.value, ast.Constant) and item.value.value is value
@@ -737,31 +755,35 @@ def _keyword_is(node: ast.Call, name: str, value: bool) -> bool:
 
 
 def literals_in(node: ast.expr) -> Iterable[ast.expr]:
-    """The string literals an expression builds its value from."""
-    if isinstance(node, ast.Constant) and isinstance(node.value, (str, bytes)):
-        yield node
-    elif isinstance(node, ast.JoinedStr):
-        yield node
-    elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
-        yield from literals_in(node.left)
-        yield from literals_in(node.right)
-    elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod):
-        yield from literals_in(node.left)
-    elif isinstance(node, ast.IfExp):
-        yield from literals_in(node.body)
-        yield from literals_in(node.orelse)
-    elif isinstance(node, ast.BoolOp):
-        for value in node.values:
-            yield from literals_in(value)
-    elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
-        if node.func.attr == 'format':
-            yield from literals_in(node.func.value)
-        elif node.func.attr == 'join':
-            yield from literals_in(node.func.value)
-            for argument in node.args:
-                if isinstance(argument, (ast.List, ast.Tuple, ast.Set)):
-                    for item in argument.elts:
-                        yield from literals_in(item)
+    """The string literals an expression builds its value from, left to right.
+
+    Without recursion: a ``+`` chain of thousands of literals is as deep as it is long.
+    """
+    pending = [node]
+    while pending:
+        node = pending.pop()
+        parts: list[ast.expr] = []  # in source order; pushed reversed below
+        if isinstance(node, ast.Constant) and isinstance(node.value, (str, bytes)):
+            yield node
+        elif isinstance(node, ast.JoinedStr):
+            yield node
+        elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+            parts = [node.left, node.right]
+        elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod):
+            parts = [node.left]
+        elif isinstance(node, ast.IfExp):
+            parts = [node.body, node.orelse]
+        elif isinstance(node, ast.BoolOp):
+            parts = node.values
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            if node.func.attr == 'format':
+                parts = [node.func.value]
+            elif node.func.attr == 'join':
+                parts = [node.func.value]
+                for argument in node.args:
+                    if isinstance(argument, (ast.List, ast.Tuple, ast.Set)):
+                        parts.extend(argument.elts)
+        pending.extend(reversed(parts))
 
 
 def is_string(node: ast.expr) -> bool:

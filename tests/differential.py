@@ -71,7 +71,7 @@ class Tally:
 
 def plugin_reports(processor: FileProcessor) -> list[tuple[int, int, str]]:
     tree = processor.build_ast()
-    plugin = Plugin(tree, processor.file_tokens, processor.lines)
+    plugin = Plugin(tree, processor.lines)
     return [(line, col, message) for line, col, message, _ in plugin.run()]
 
 

@@ -29,13 +29,16 @@ def processor_for(path: str | None = None, lines: list[str] | None = None) -> Fi
     return FileProcessor(path or '-', Options(), lines=lines)
 
 
-def parsed(path: str) -> tuple[ast.AST, list[tokenize.TokenInfo], list[str]] | None:
-    """(tree, tokens, lines) of a file as flake8 prepares them; None if it cannot."""
+def parsed(path: str) -> tuple[ast.AST, list[str], list[tokenize.TokenInfo]] | None:
+    """(tree, lines, tokens) of a file as flake8 prepares them; None if it cannot.
+
+    ``Plugin(tree, lines)`` takes the first two, as flake8 gives them.
+    """
     with warnings.catch_warnings():
         warnings.simplefilter('ignore')  # CPython's own escape warnings
         try:
             processor = processor_for(path)
-            return processor.build_ast(), processor.file_tokens, processor.lines
+            return processor.build_ast(), processor.lines, processor.file_tokens
         except (SyntaxError, ValueError, tokenize.TokenError):
             return None
 
@@ -50,7 +53,7 @@ def reports(src: str, lines: list[str] | None = None) -> list[tuple[int, int, st
         warnings.simplefilter('ignore', SyntaxWarning)
         warnings.simplefilter('ignore', DeprecationWarning)
         processor = processor_for(lines=lines or io.StringIO(src, newline=None).readlines())
-        plugin = Plugin(processor.build_ast(), processor.file_tokens, processor.lines)
+        plugin = Plugin(processor.build_ast(), processor.lines)
         return [(line, col + 1, message) for line, col, message, _ in plugin.run()]
 
 

@@ -150,7 +150,8 @@ def rows(paths: list[str], prefixes: tuple[str, ...], py2: bool, counts: Counter
     records_silenced = 'silenced' in inspect.signature(checks.all_reports).parameters
     codes_of = exemption_codes()
     for path in python_files(paths):
-        parts = parsed(path)
+        prepared = parsed(path)  # (tree, lines, tokens)
+        parts = None if prepared is None else (prepared[0], prepared[2], prepared[1])
         mark = ''
         if parts is None and py2 and (text := converted(path)) is not None:
             parts = parts_of(text)

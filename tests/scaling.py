@@ -1,0 +1,118 @@
+"""How the plugin's time grows with the size of what it reads, one dimension at a time.
+
+For each dimension a source is written at a base size and at ten times that,
+prepared as flake8 prepares it (lines and AST, outside the timed part), and
+the plugin is timed on it (best of a few runs; its own tokenizing included).
+The ratio of the two times is what a 10x bigger input costs: about 10 for
+linear work, about 100 for quadratic; the target is at most 15.
+
+    python tests/scaling.py [--only NAME ...] [--rounds N]
+
+Exits 1 when a ratio is above the target.
+"""
+from __future__ import annotations
+
+import argparse
+import ast
+import gc
+import io
+import sys
+import time
+import warnings
+from typing import Callable, NamedTuple
+
+from flake8_escapes.plugin import Plugin
+from helpers import processor_for
+
+TARGET = 15
+
+
+class Dimension(NamedTuple):
+    name: str
+    base: int                      # the 1x size
+    source: Callable[[int], str]   # a module of that size
+
+
+def literals_per_file(n: int) -> str:
+    return ''.join(f"v{i} = 'x\\d'\n" for i in range(n))
+
+
+def escapes_per_literal(n: int) -> str:
+    # One escape per line of a triple-quoted literal: each position counts the lines before it.
+    return 'v = """\n' + 'x \\d\n' * n + '"""\n'
+
+
+def regex_calls_per_file(n: int) -> str:
+    return 'import re\n' + "re.sub('(a)', '\\1', s)\n" * n
+
+
+def backspaces_per_pattern(n: int) -> str:
+    return "import re\nre.compile('" + 'a\\b' * n + "')\n"
+
+
+def path_calls_per_file(n: int) -> str:
+    return "open('C:\\new')\n" * n
+
+
+def terms_in_a_chain(n: int, chains: int = 20) -> str:
+    # Several chains, so that the 1x time is measurable; 10x stays below the
+    # depth CPython 3.11 and 3.12 parse (between 1,000 and 3,000 terms).
+    return 'import re\n' + ("re.compile('\\b'" + " + 'x'" * (n - 1) + ')\n') * chains
+
+
+DIMENSIONS = [
+    Dimension('literals per file', 1000, literals_per_file),
+    Dimension('escapes per literal', 1000, escapes_per_literal),
+    Dimension('regex calls per file', 200, regex_calls_per_file),
+    Dimension('\\b per pattern', 200, backspaces_per_pattern),
+    Dimension('path calls per file', 200, path_calls_per_file),
+    Dimension('terms in a + chain', 100, terms_in_a_chain),
+]
+
+
+def prepared(src: str) -> tuple[ast.AST, list[str]]:
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')  # the compiler's own escape warnings
+        processor = processor_for(lines=io.StringIO(src, newline=None).readlines())
+        return processor.build_ast(), processor.lines
+
+
+def reports(src: str) -> int:
+    """How many reports the plugin makes on ``src`` (untimed: for the test)."""
+    return sum(1 for _ in Plugin(*prepared(src)).run())
+
+
+def plugin_time(src: str, rounds: int) -> float:
+    tree, lines = prepared(src)
+    best = float('inf')
+    for _ in range(rounds):
+        gc.collect()  # each round starts alike
+        began = time.perf_counter()
+        for _ in Plugin(tree, lines).run():
+            pass
+        best = min(best, time.perf_counter() - began)
+    return best
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument('--only', nargs='*', help='dimension names (a word of each is enough)')
+    parser.add_argument('--rounds', type=int, default=5)
+    args = parser.parse_args()
+    over = 0
+    print(f'Python {sys.version.split()[0]}: plugin time at 1x and 10x, best of {args.rounds}')
+    for dimension in DIMENSIONS:
+        if args.only and not any(word in dimension.name for word in args.only):
+            continue
+        small = plugin_time(dimension.source(dimension.base), args.rounds)
+        large = plugin_time(dimension.source(dimension.base * 10), args.rounds)
+        ratio = large / small
+        over += ratio > TARGET
+        print(f'{dimension.name:22} {dimension.base:>6}: {small * 1000:9.1f} ms  '
+              f'{dimension.base * 10:>6}: {large * 1000:9.1f} ms  ratio {ratio:6.1f}'
+              f'{"  (over " + str(TARGET) + ")" if ratio > TARGET else ""}', flush=True)
+    return 1 if over else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

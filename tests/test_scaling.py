@@ -1,0 +1,42 @@
+"""The scaling benchmark's inputs at their large size: no error, the reports
+they were written to give (tests/scaling.py times them; nothing is timed here).
+
+Slow until the regex module's per-candidate costs are linear: ``-m scaling``.
+"""
+from __future__ import annotations
+
+import ast
+import warnings
+
+import pytest
+
+import scaling
+
+pytestmark = pytest.mark.scaling
+
+
+@pytest.mark.parametrize('dimension', scaling.DIMENSIONS, ids=lambda d: d.name)
+def test_large_size_gives_one_report_per_item(dimension):
+    size = dimension.base * 10
+    chains = 20 if dimension.source is scaling.terms_in_a_chain else 1
+    # One report per item: per literal, escape, call, \b; one per chain (its '\b').
+    expected = chains if chains > 1 else size
+    assert scaling.reports(dimension.source(size)) == expected
+
+
+def parses(src: str) -> bool:
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')
+        try:
+            ast.parse(src)
+        except (RecursionError, MemoryError, SyntaxError):
+            return False
+    return True
+
+
+def test_longest_chain_cpython_parses():
+    """A '+' chain as long as this CPython parses (3.10: 100,000 terms; 3.11 to
+    3.13: a few thousand) gives its report without a RecursionError."""
+    size = next(n for n in (100_000, 30_000, 10_000, 5_000, 2_500, 2_000, 1_500, 1_000)
+                if parses(scaling.terms_in_a_chain(n, chains=1)))
+    assert scaling.reports(scaling.terms_in_a_chain(size, chains=1)) == 1

@@ -1,0 +1,163 @@
+"""The plugin tokenizes a file only when a backslash may stand in a literal.
+
+Each expected value is written from the source text; each case is also
+checked against tokenize itself: a file said to need no tokens must have no
+backslash in any token but a comment.
+"""
+from __future__ import annotations
+
+import ast
+import io
+import tokenize
+import warnings
+
+import pytest
+from flake8.main.application import Application
+
+from flake8_escapes import literals, paths, source
+from helpers import parsed, reports
+
+import differential
+
+
+def lines_of(src: str) -> list[str]:
+    return io.StringIO(src, newline=None).readlines()
+
+
+def backslash_in_a_literal(lines: list[str]) -> bool:
+    return any('\\' in tok.string for tok in source.file_tokens(lines) if tok.type != tokenize.COMMENT)
+
+
+@pytest.mark.parametrize('src, needs', [
+    ('x = 1\n', False),                                      # no backslash at all
+    ('# C:\\new \\d\nx = 1\n', False),                       # a comment line
+    ('x = f(1)  # \\d here\n', False),                       # a comment after code
+    ('x = 1 + \\\n    2\n', False),                          # a line continuation
+    ('def f():\n    # \\d\n    return 1\n', False),          # a comment in a body
+    ("x = '\\d'\n", True),                                   # in a literal
+    ("x = '#' + '\\d'\n", True),                             # a '#' in a string before it
+    ("x = 'a'  # \\d\n", True),                              # a quote before the '#': not sure
+    ("x = 'a\\\nb'\n", True),                                # a string continued
+    ('"""Doc.\n\n# \\d\n"""\n', True),                       # a '#' line in a docstring
+    ('x = """a\nb \\\n"""\n', True),                         # a continuation in a string
+    ('@dec("""\n# \\d\n""")\ndef f():\n    pass\n', True),   # in a decorator's string
+    ('x = (1 +  # \\d\n     2)\n', False),                  # a comment inside brackets
+    ('x = 1 \\ # \\d\n', True),                              # not a continuation (a syntax error)
+])
+def test_needs_tokens(src, needs):
+    lines = lines_of(src)
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')  # the compiler's own escape warnings
+        try:
+            tree = ast.parse(src)
+        except SyntaxError:  # the last case
+            tree = ast.Module(body=[], type_ignores=[])
+    assert source.needs_tokens(tree, lines) is needs
+    if not needs:  # the ground truth: no literal holds a backslash
+        assert not backslash_in_a_literal(lines)
+
+
+@pytest.mark.parametrize('src', [
+    'a = """x\n"""; b = \'\\d\'\n',                        # a string ends where the statement starts
+    '@dec(\'\\d\')\ndef f():\n    return \'\\e\'\n',        # a decorator, a nested statement
+    'match x:\n    case \'\\d\':\n        pass\n',           # a case pattern (between statements)
+    'try:\n    pass\nexcept E(\'\\d\'):\n    pass\n',         # an except clause
+    'if x: y = \'\\d\'\nelse: z = \'\\e\'\n',               # clauses and bodies on one row
+    'x = 1 + \\\n    len(\'\\d\')\n',                      # a continuation, then a literal
+    'x = [\n    \'\\d\',\n]\n',                             # a literal inside brackets
+    'class A:\n\tx = \'\\d\'\n\n\n# \\d\n',                    # tabs; a comment after the class
+    'def f():\n    x = 1\n    if x:\n        return f\'{x:\\d}\' \'\\e\'\n',  # f-string, indented
+])
+def test_statements_give_the_files_escapes(src):
+    lines = lines_of(src)
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')  # the compiler's own escape warnings
+        tree = ast.parse(src)
+    some, whole = source.tokens_for(tree, lines), source.file_tokens(lines)
+    assert 0 < len(some)
+    expected = list(literals.escapes(whole, lines))
+    assert expected  # each case has escapes to find
+    assert list(literals.escapes(some, lines)) == expected
+
+
+def test_a_lone_carriage_return_is_tokenized():
+    """Rows of the AST and of the lines may differ then: no skipping on the AST's word."""
+    lines = ['# \\d\r\n', 'x = 1\n']
+    assert source.needs_tokens(ast.parse(''.join(lines)), lines)
+
+
+def test_file_tokens_is_flake8s():
+    lines = lines_of("x = '\\d'\n")
+    assert source.file_tokens(lines) == differential.processor_for(lines=lines).file_tokens
+
+
+@pytest.fixture
+def generate_tokens_calls(monkeypatch):
+    calls = []
+    original = tokenize.generate_tokens
+
+    def counting(*args, **kwargs):
+        calls.append(1)
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(tokenize, 'generate_tokens', counting)
+    return calls
+
+
+def test_no_tokenizing_without_a_backslash_in_a_literal(generate_tokens_calls):
+    assert reports('import re\n# re.sub("(a)", "\\1", s)\nx = 1 + \\\n    2\n') == []
+    assert generate_tokens_calls == []
+
+
+def test_one_tokenizing_with_a_backslash_in_a_literal(generate_tokens_calls):
+    assert [report[:2] for report in reports("x = 1\ny = '\\d'\n")] == [(2, 6)]
+    assert len(generate_tokens_calls) == 1
+
+
+def test_a_tokenize_error_is_flake8s_e902(tmp_path, monkeypatch, capsys):
+    """As when flake8's file_tokens raised for the plugin: E902, not a crash.
+
+    No source is known that parses but does not tokenize, so tokenize is
+    made to fail here.
+    """
+    def failing(lines):
+        raise tokenize.TokenError('EOF in multi-line statement', (2, 0))
+
+    monkeypatch.setattr(source, 'file_tokens', failing)
+    (tmp_path / 'a.py').write_text("x = '\\d'\n")
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')  # the compiler's own escape warnings
+        Application().run(['--isolated', '--jobs=1', '--select=E,ESC', str(tmp_path / 'a.py')])
+    out = capsys.readouterr().out.splitlines()
+    assert out == [f'{tmp_path / "a.py"}:2:1: E902 TokenError: EOF in multi-line statement']
+
+
+@pytest.mark.slow
+def test_standard_library_skips_only_files_without_a_backslash_in_a_literal():
+    skipped_with_backslash = 0
+    for path in differential.stdlib_files():
+        parts = parsed(path)
+        if parts is None:
+            continue
+        tree, lines, tokens = parts
+        if not source.needs_tokens(tree, lines):
+            assert not any('\\' in tok.string for tok in tokens if tok.type != tokenize.COMMENT), path
+            skipped_with_backslash += bool(source.backslash_rows(lines))
+    assert skipped_with_backslash > 20  # comments and continuations are skipped on real code
+
+
+@pytest.mark.slow
+def test_standard_library_statements_give_the_files_escapes():
+    """Tokens of the statements that hold backslashes give every escape, at
+    the place the whole file's tokens give it."""
+    partial = 0
+    for path in differential.stdlib_files():
+        parts = parsed(path)
+        if parts is None:
+            continue
+        tree, lines, tokens = parts
+        some = source.tokens_for(tree, lines)
+        partial += 0 < len(some) < len(tokens)
+        assert list(literals.escapes(some, lines, paths.looks_like_windows_path)) == list(
+            literals.escapes(tokens, lines, paths.looks_like_windows_path)), path
+    assert partial > 100
