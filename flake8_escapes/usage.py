@@ -372,6 +372,8 @@ class _Visitor(ast.NodeVisitor):
 
     def scope_of(self, stmt: ast.stmt) -> _Scope | None:
         """The scope a definition's body opens, or None."""
+        if type(stmt) not in DEFINITIONS:
+            return None
         if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
             return _Scope(id(stmt), FUNCTION_SCOPE)
         if isinstance(stmt, ast.ClassDef):
