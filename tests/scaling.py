@@ -63,7 +63,7 @@ def terms_in_a_chain(n: int, chains: int = 20) -> str:
 DIMENSIONS = [
     Dimension('literals per file', 1000, literals_per_file),
     Dimension('escapes per literal', 1000, escapes_per_literal),
-    Dimension('regex calls per file', 200, regex_calls_per_file),
+    Dimension('regex calls per file', 500, regex_calls_per_file),
     Dimension('\\b per pattern', 200, backspaces_per_pattern),
     Dimension('path calls per file', 200, path_calls_per_file),
     Dimension('terms in a + chain', 100, terms_in_a_chain),
@@ -87,10 +87,10 @@ def plugin_time(src: str, rounds: int) -> float:
     best = float('inf')
     for _ in range(rounds):
         gc.collect()  # each round starts alike
-        began = time.perf_counter()
+        began = time.process_time()  # CPU time: the load of other processes does not count
         for _ in Plugin(tree, lines).run():
             pass
-        best = min(best, time.perf_counter() - began)
+        best = min(best, time.process_time() - began)
     return best
 
 
