@@ -190,7 +190,7 @@ EXEMPTIONS: dict[str, rules.Exemption] = {exemption.name: exemption for exemptio
     rules.Exemption(
         'printable-octal', ('ESC401',),
         'A two-digit octal escape that makes a printable character (`\\50` is `(`) is taken as meant.',
-        "re.compile('(a)\\50')"),
+        "re.sub('(a)', '\\50', s)"),
     rules.Exemption(
         'character-class', ('ESC401', 'ESC402'),
         'Inside a character class re reads `\\b` and numbered escapes as characters, as Python did '
@@ -201,6 +201,11 @@ EXEMPTIONS: dict[str, rules.Exemption] = {exemption.name: exemption for exemptio
         'A pattern that is one literal with no group and one numbered escape cannot hold a '
         'backreference: the escape is a marker.',
         "re.compile('\\1\\n')"),
+    rules.Exemption(
+        'missing-group', ('ESC401',),
+        'In a pattern that is one literal and opens groups, a numbered escape above their count '
+        'cannot be a backreference (re would reject it): it is a character on purpose.',
+        "re.sub('(a)\\2', 'b', s)"),
     rules.Exemption(
         'backspace-pattern', ('ESC402',),
         'A pattern that is nothing but backspaces, dots, quantifiers and brackets matches backspaces '
@@ -255,6 +260,13 @@ def _groupless_marker(candidate: Candidate) -> bool:
     return candidate.role is not None and candidate.kind == usage.PATTERN and candidate.role.groupless
 
 
+def _missing_group(candidate: Candidate) -> bool:
+    role = candidate.role
+    if role is None or candidate.kind != usage.PATTERN or role.groups < 1:
+        return False
+    return int(candidate.found.escape.text[1:]) > role.groups  # re reads the digits as a group number
+
+
 def _backspace_pattern(candidate: Candidate) -> bool:
     return candidate.role is not None and candidate.role.means_backspace
 
@@ -291,6 +303,7 @@ APPLIES: dict[str, Callable[[Candidate], bool]] = {
     'printable-octal': _printable_octal,
     'character-class': _character_class,
     'groupless-marker': _groupless_marker,
+    'missing-group': _missing_group,
     'backspace-pattern': _backspace_pattern,
     'terminal-controls': _terminal_controls,
     'data-text': _data_text,

@@ -68,6 +68,7 @@ class Role(NamedTuple):
     role: str          # PATTERN, REPLACEMENT, PATH or DISCARDED
     means_backspace: bool = False  # the whole pattern is a backspace matcher (see above)
     groupless: bool = False        # the whole pattern is literal text without a group
+    groups: int = -1               # groups the whole pattern (one literal) opens; -1: not known
 
 
 class Signature(NamedTuple):
@@ -810,6 +811,33 @@ def means_backspace(expression: ast.expr) -> bool:
     return value is not None and '\b' in value and set(value) <= BACKSPACE_PATTERN_CHARS
 
 
+def groups_opened(expression: ast.expr) -> int:
+    """How many groups a pattern that is one literal opens (``(`` not escaped,
+    not in a character class, not ``(?:``-like; ``(?P<name>`` counts), or -1
+    when it is not one literal."""
+    value = constant_text(expression)
+    if value is None:
+        return -1
+    count, index, in_class, end = 0, 0, False, len(value)
+    while index < end:
+        char = value[index]
+        if char == '\\':
+            index += 2
+            continue
+        if in_class:
+            in_class = char != ']'
+        elif char == '[':
+            in_class = True
+            if value.startswith('^', index + 1):
+                index += 1
+            if value.startswith(']', index + 1):  # a ']' first belongs to the class
+                index += 1
+        elif char == '(' and (not value.startswith('?', index + 1) or value.startswith('?P<', index + 1)):
+            count += 1
+        index += 1
+    return count
+
+
 def groupless(expression: ast.expr) -> bool:
     """Is the expression one literal with no group and one numbered control
     character, a marker such as mercurial's '\\1\\n' around file metadata?
@@ -868,9 +896,10 @@ def literal_roles(
         whole = id(expression) not in visitor.fragments
         backspace = whole and means_backspace(expression)
         no_group = whole and role == PATTERN and groupless(expression)
+        groups = groups_opened(expression) if whole and role == PATTERN else -1
         for literal in literals_in(expression):
             start, end = _span(literal, lines)
-            roles.append(Role(start, end, role, backspace, no_group))
+            roles.append(Role(start, end, role, backspace, no_group, groups))
     return roles
 
 
