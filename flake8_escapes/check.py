@@ -64,7 +64,7 @@ class JSONLines(BaseFormatter):
 FORMATTERS = {'github': GitHub, 'json': JSONLines}
 
 
-def add_parser(commands: argparse._SubParsersAction) -> None:
+def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     checking = commands.add_parser(
         'check', help='report as flake8 --select=ESC would, without flake8',
         description='Report what flake8 --select=ESC reports, at the same positions and in the same '

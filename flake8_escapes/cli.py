@@ -15,7 +15,7 @@ import stat
 import sys
 from collections import Counter
 from pathlib import Path
-from typing import Iterator, Sequence
+from typing import Iterator, Sequence, TextIO
 
 from flake8_escapes import __version__, check, config, fix, rules, usage
 
@@ -93,7 +93,7 @@ def shown(path: str) -> str:
         return os.fsencode(path).decode('utf-8', 'backslashreplace')
 
 
-def say(line: str, stream=None) -> None:
+def say(line: str, stream: TextIO | None = None) -> None:
     """Print one line (a message that holds line ends is joined into one);
     characters the stream cannot encode are escaped, never an error."""
     stream = stream or sys.stdout

@@ -120,8 +120,9 @@ class Config:
                 if options.stdin_display_name == 'stdin':
                     return False
                 path = options.stdin_display_name
-            return utils.matches_filename(path, patterns=exclude, log_message='"%(path)s" has '
-                                          '%(whether)sbeen excluded', logger=LOG)
+            matched: bool = utils.matches_filename(path, patterns=exclude, log_message='"%(path)s" has '
+                                                   '%(whether)sbeen excluded', logger=LOG)
+            return matched
 
         for given in givens or options.filenames or ['.']:
             if excluded(given):

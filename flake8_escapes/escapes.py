@@ -126,6 +126,7 @@ def escapes_in(
         if pos >= end:
             return
         kind = match.lastgroup
+        assert kind is not None  # every alternative of the pattern is a named group
         if kind == 'end':
             kind = kind_of_lone(lookahead, is_bytes)
             if kind:  # nothing after a lone backslash: not from valid source

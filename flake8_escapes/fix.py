@@ -42,7 +42,7 @@ import stat
 import tempfile
 import tokenize
 import warnings
-from typing import NamedTuple, Sequence, TypeVar
+from typing import Any, NamedTuple, Sequence, TypeVar
 
 from flake8_escapes import checks, escapes, invalid, literals, rules, usage
 
@@ -156,7 +156,8 @@ def normalized(text: str) -> str:
     return text.replace('\r\n', '\n').replace('\r', '\n')
 
 
-_LINE_ENDS = {str: re.compile('\r\n|\r|\n'), bytes: re.compile(b'\r\n|\r|\n')}
+#: Keyed by the pattern's own type (str or bytes), which typing cannot tie to the key.
+_LINE_ENDS: dict[type, re.Pattern[Any]] = {str: re.compile('\r\n|\r|\n'), bytes: re.compile(b'\r\n|\r|\n')}
 
 
 def line_starts(text: Text) -> list[int]:
@@ -304,7 +305,8 @@ def _tokens(lines: list[str]) -> list[tokenize.TokenInfo]:
         return list(tokenize.generate_tokens(iter(lines).__next__))
 
 
-def _literal_span(tokens: list[tokenize.TokenInfo], starts: dict, piece: literals.Piece):
+def _literal_span(tokens: list[tokenize.TokenInfo], starts: dict[literals.Position, int],
+                  piece: literals.Piece) -> tuple[literals.Position, literals.Position]:
     """(start, end) of the whole literal a piece belongs to: its STRING token,
     or the f-/t-string from its START to its END token."""
     index = starts[piece.start]
@@ -392,7 +394,7 @@ def _pattern_errors(value: str | bytes) -> str | None:
         re.compile(value)
     except re.error as error:
         try:
-            import regex  # type: ignore[import-not-found]
+            import regex
             regex.compile(value)
         except ImportError:
             return f'the fixed pattern does not compile: {error}'
@@ -403,7 +405,7 @@ def _pattern_errors(value: str | bytes) -> str | None:
     return None
 
 
-def _template_errors(value: str | bytes, pattern: str | bytes | None) -> str | None:
+def _template_errors(value: Text, pattern: str | bytes | None) -> str | None:
     """Is ``value`` a valid replacement for ``pattern`` (None: unknown, any
     group number up to 99 is taken as valid)?"""
     any_groups = b'()' * 99 if isinstance(value, bytes) else '()' * 99

@@ -7,7 +7,7 @@ from flake8_escapes import escapes, rules
 from flake8_escapes.literals import Found
 
 #: (line, col, rule, message fields): formatted only at the plugin's edge.
-Finding = tuple[int, int, rules.Rule, dict]
+Finding = tuple[int, int, rules.Rule, dict[str, str]]
 
 
 def shown(text: str) -> str:

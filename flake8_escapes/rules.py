@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from flake8_escapes.literals import Found
+
 #: The families: what the compiler warns about, regex hazards, path hazards.
 INVALID = 'invalid'
 REGEX = 'regex'
@@ -135,8 +137,8 @@ class Report(NamedTuple):
     line: int
     col: int        # 0-based, in characters, as tokenize and flake8 count
     rule: Rule
-    fields: dict    # the rule's message fields
-    found: object   # the literals.Found the report is about
+    fields: dict[str, str]  # the rule's message fields
+    found: Found            # the escape the report is about
 
     @property
     def code(self) -> str:

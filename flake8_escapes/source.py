@@ -16,14 +16,14 @@ import tokenize
 from bisect import bisect_left
 from itertools import compress, count, repeat
 from operator import contains
-from typing import Iterable
+from typing import Iterable, cast
 
 #: Nodes whose tokens are literals; a row strictly inside one may be inside a string token.
 STRING_NODES = tuple(
     getattr(ast, name) for name in ('Constant', 'JoinedStr', 'TemplateStr') if hasattr(ast, name))
 LINE_ENDS = ('\n', '\r\n')
 #: Statement parts that hold a body of their own.
-CLAUSES = (ast.excepthandler, ast.match_case)
+CLAUSES = (ast.ExceptHandler, ast.match_case)  # ExceptHandler: excepthandler's only kind
 ERRORTOKEN = tokenize.ERRORTOKEN
 TokenInfo = tokenize.TokenInfo
 
@@ -60,7 +60,7 @@ def _first_row(node: ast.AST) -> int:
 
 
 def _end_row(node: ast.AST) -> int:
-    return getattr(node, 'end_lineno', None) or getattr(node, 'lineno', 0)
+    return getattr(node, 'end_lineno', 0) or getattr(node, 'lineno', 0)
 
 
 class Statements:
@@ -106,10 +106,11 @@ class Statements:
         if node is self.tree:
             first, last, fresh = 1, self.last_row, True
         else:
-            first, last = _first_row(node), _end_row(node)
+            stmt = cast(ast.stmt, node)  # not the module: one of the statements
+            first, last = _first_row(stmt), _end_row(stmt)
             # Only blanks before the statement on its row: nothing from an
             # earlier one (a multi-line string) goes on there.
-            fresh = first == node.lineno and not lines[first - 1][:node.col_offset].strip(' \t\f')
+            fresh = first == stmt.lineno and not lines[first - 1][:stmt.col_offset].strip(' \t\f')
         if children:
             if index:
                 first, fresh = _end_row(children[index - 1]) + 1, True
@@ -131,7 +132,8 @@ class Statements:
                     continue  # none of them holds the row
                 first = getattr(child, 'lineno', None)
                 if first is not None:
-                    if not first <= row <= (child.end_lineno or first):
+                    # ast.AST's stub declares no positions; a node with a lineno has an end_lineno
+                    if not first <= row <= (child.end_lineno or first):  # type: ignore[attr-defined]
                         continue
                     if first < row and isinstance(child, STRING_NODES):
                         return True
@@ -143,7 +145,8 @@ def rows_to_tokenize(tree: ast.AST, lines: list[str], statements: Statements | N
     """The rows whose backslashes may stand in a literal: those the plugin
     must see tokens for."""
     rows = backslash_rows(lines)
-    unsure, sure = [], []
+    unsure: list[int] = []
+    sure: list[int] = []
     for row in rows:
         (sure if comment_or_continuation(lines[row - 1]) else unsure).append(row)
     if not sure:

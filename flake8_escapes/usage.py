@@ -392,7 +392,8 @@ class _Visitor(ast.NodeVisitor):
             if children_seen:
                 getattr(self, 'visit_' + type(item).__name__)(item)
                 continue
-            if _own_visit_method(type(self), type(item)):
+            # typeshed's Hashable protocol rejects classes (their __hash__ is unbound), yet they hash
+            if _own_visit_method(type(self), type(item)):  # type: ignore[arg-type]
                 pending.append((item, True))
             pending.extend((child, False) for child in reversed(list(ast.iter_child_nodes(item))))
 
