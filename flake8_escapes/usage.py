@@ -306,6 +306,7 @@ class _Visitor(ast.NodeVisitor):
         self.path_values: dict[ast.BinOp, bool] = {}  # sums known to build a path, or not
         self.fragments: set[int] = set()       # id() of the role expressions that are part of a pattern
         self.walrus = True                     # bind the names of walruses (the first visit)
+        self.walked: set[int] = set()          # id() of the values loops bind from a table's items
 
     # Statements ------------------------------------------------------------
     def spans_candidate(self, node: ast.AST) -> bool:
@@ -548,7 +549,9 @@ class _Visitor(ast.NodeVisitor):
         bound: set[str] = set()
         for item, column in pairs:
             if isinstance(item, ast.Name) and column:  # each name holds any of the table's strings
-                self.add_binding(item.id, TEXT, where, _any_of(column))
+                either = _any_of(column)
+                self.walked.add(id(either))
+                self.add_binding(item.id, TEXT, where, either)
                 bound.add(item.id)
         for part in ast.walk(target):  # for SEP in ...: the name no longer holds a string
             if isinstance(part, ast.Name) and part.id not in bound:
@@ -682,7 +685,11 @@ class _Visitor(ast.NodeVisitor):
                 for item in items:
                     name = self.dotted(item)
                     if name is not None:  # folder = 'C:\\new' ... os.listdir(folder)
-                        item = self.text_bound(name, node.lineno) or item
+                        bound = self.text_bound(name, node.lineno)
+                        # A name that a loop takes from a list of literals (a test's odd
+                        # file names, 'file\\twith\\ttabs.txt') does not make them paths.
+                        if bound is not None and id(bound) not in self.walked:
+                            item = bound
                     self.roles.append((item, PATH))
             return
         signature = self.signature(node)

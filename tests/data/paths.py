@@ -77,3 +77,22 @@ import os
 p = os.getenv('HOME') + '\new' + name + '\new.csv'
 #: ESC501:1:15
 open(f"C:\\{d}\temp\0")
+#: Okay
+# A loop over a list of odd file names (a test's) does not make its literals paths.
+import os
+
+
+def test(repo):
+    special_files = [
+        "file\twith\ttabs.txt",
+        "plain.txt",
+    ]
+    for filename in special_files:
+        filepath = os.path.join(repo.path, filename)
+        with open(filepath, "w") as f:
+            f.write(f"Content of {filename}")
+#: ESC501:3:13 ESC501:3:19
+# Bound by assignment and passed, the same text is a path.
+import os
+name = "file\twith\ttabs.txt"
+open(os.path.join(folder, name))
