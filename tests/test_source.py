@@ -158,6 +158,6 @@ def test_standard_library_statements_give_the_files_escapes():
         tree, lines, tokens = parts
         some = source.tokens_for(tree, lines)
         partial += 0 < len(some) < len(tokens)
-        assert list(literals.escapes(some, lines, paths.looks_like_windows_path)) == list(
-            literals.escapes(tokens, lines, paths.looks_like_windows_path)), path
+        assert list(literals.escapes(some, lines, paths.PathJudge(some))) == list(
+            literals.escapes(tokens, lines, paths.PathJudge(tokens))), path
     assert partial > 100
