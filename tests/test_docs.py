@@ -63,8 +63,12 @@ def test_good_example_yields_nothing(rule):
 
 @pytest.mark.parametrize('rule', rules.RULES, ids=lambda r: r.code)
 def test_changelog_names_the_code(rule):
-    unreleased = read('CHANGELOG.md').split('## Unreleased', 1)[1].split('\n## ', 1)[0]
-    assert f'- {rule.code}' in unreleased
+    assert f'\n- {rule.code}' in read('CHANGELOG.md')
+
+
+def test_changelog_has_a_dated_section_for_the_version():
+    version = re.search(r'^version = "(.+)"$', read('pyproject.toml'), re.M).group(1)
+    assert re.search(rf'^## {re.escape(version)} — \d{{4}}-\d\d-\d\d$', read('CHANGELOG.md'), re.M), version
 
 
 def test_messages_are_one_line_and_short():
