@@ -134,30 +134,34 @@ def test_a_tokenize_error_is_flake8s_e902(tmp_path, monkeypatch, capsys):
 
 @pytest.mark.slow
 def test_standard_library_skips_only_files_without_a_backslash_in_a_literal():
-    skipped_with_backslash = 0
+    skipped_with_backslash = files = 0
     for path in differential.stdlib_files():
         parts = parsed(path)
         if parts is None:
             continue
+        files += 1
         tree, lines, tokens = parts
         if not source.needs_tokens(tree, lines):
             assert not any('\\' in tok.string for tok in tokens if tok.type != tokenize.COMMENT), path
             skipped_with_backslash += bool(source.backslash_rows(lines))
-    assert skipped_with_backslash > 20  # comments and continuations are skipped on real code
+    # Comments and continuations are skipped on real code: 32 of 1,784 files
+    # on 3.11, 17 of 665 in Debian's 3.15 (which ships the stdlib's tests apart).
+    assert skipped_with_backslash >= files // 60
 
 
 @pytest.mark.slow
 def test_standard_library_statements_give_the_files_escapes():
     """Tokens of the statements that hold backslashes give every escape, at
     the place the whole file's tokens give it."""
-    partial = 0
+    partial = files = 0
     for path in differential.stdlib_files():
         parts = parsed(path)
         if parts is None:
             continue
+        files += 1
         tree, lines, tokens = parts
         some = source.tokens_for(tree, lines)
         partial += 0 < len(some) < len(tokens)
         assert list(literals.escapes(some, lines, paths.PathJudge(some))) == list(
             literals.escapes(tokens, lines, paths.PathJudge(tokens))), path
-    assert partial > 100
+    assert partial > files // 4  # 852 of 1,784 files on 3.11, 323 of 665 on Debian's 3.15
