@@ -163,8 +163,8 @@ def test_standard_library_skips_only_files_without_a_backslash_in_a_literal():
             assert not any('\\' in tok.string for tok in tokens if tok.type != tokenize.COMMENT), path
             skipped_with_backslash += bool(source.backslash_rows(lines))
     # Comments and continuations are skipped on real code: 32 of 1,784 files
-    # on 3.11, 17 of 665 in Debian's 3.15 (which ships the stdlib's tests apart).
-    assert skipped_with_backslash >= files // 60
+    # on 3.11, 27 of 1,725 on 3.13, 16 of 626 in Debian's 3.14 (its tests ship apart).
+    assert skipped_with_backslash >= files // 100
 
 
 @pytest.mark.slow
