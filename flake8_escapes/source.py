@@ -6,8 +6,12 @@ every code of this plugin is about a backslash in a literal.  So the lines
 are searched for a backslash first (in C), and a file is tokenized only when
 one of them may stand in a literal: most files hold no backslash at all, and
 in many of the others every backslash is in a comment or ends a line
-(a line continuation).  Even then only the statements that hold such a
-backslash are tokenized, each on its own, found through the AST.
+(a line continuation).  Even then the tokenizer is not needed for the
+str and bytes literals of a statement that holds such a backslash: their
+text is read at the AST's place as the tokenizer reads it
+(``read_literals``).  Only a statement that holds an f- or t-string, or
+that shares a row with another's literal, is tokenized, on its own, found
+through the AST.
 """
 from __future__ import annotations
 
@@ -27,8 +31,11 @@ STRING_NODES = tuple(
 #: Literals whose parts only the tokenizer places.
 FORMATTED_NODES = tuple(getattr(ast, name) for name in ('JoinedStr', 'TemplateStr') if hasattr(ast, name))
 LINE_ENDS = ('\n', '\r\n')
-#: Statement parts that hold a body of their own.
-CLAUSES = (ast.ExceptHandler, ast.match_case)  # ExceptHandler: excepthandler's only kind
+#: The fields of a statement that hold statements, in source order (those of
+#: ``Try``: body, handlers, orelse, finalbody), and those that hold clauses
+#: with a body of their own (``except ...:``, ``case ...:``).
+STATEMENT_FIELDS = ('body', 'handlers', 'cases', 'orelse', 'finalbody')
+CLAUSE_FIELDS = frozenset({'handlers', 'cases'})
 ERRORTOKEN = tokenize.ERRORTOKEN
 STRING = tokenize.STRING
 TokenInfo = tokenize.TokenInfo
@@ -42,6 +49,9 @@ STRING_LITERAL = re.compile(r"""[rRbBuU]{0,2}(?:
   | '(?:[^'\\\r\n]|\\(?:\r\n|.))*'
   | "(?:[^"\\\r\n]|\\(?:\r\n|.))*"
 )""", re.DOTALL | re.VERBOSE)
+#: The prefixes of a str or bytes literal.
+STR_PREFIXES = frozenset({'', 'r', 'u', 'b', 'br', 'rb'})
+QUOTE_OR_HASH = re.compile('[\'"#]')
 #: What may stand between the parts of an implicitly concatenated literal.
 BETWEEN = re.compile(r'(?:[ \t\f]+|\\\r?\n|\r?\n|\#[^\r\n]*)*')
 
@@ -97,17 +107,21 @@ class Statements:
         self.tree = tree
         self.last_row = last_row
         self._children: dict[int, list[ast.stmt]] = {}
+        self._ends: dict[int, list[int]] = {}  # the end rows of each children list
 
     def children(self, node: ast.AST) -> list[ast.stmt]:
         """The statements right inside ``node`` (clauses' bodies too), in source order."""
         found = self._children.get(id(node))
         if found is None:
             found = []
-            for value in ast.iter_child_nodes(node):
-                if isinstance(value, ast.stmt):
-                    found.append(value)
-                elif isinstance(value, CLAUSES):
-                    found.extend(value.body)
+            for field in STATEMENT_FIELDS:  # only statements hold statements, in these fields
+                value = getattr(node, field, None)
+                if value and isinstance(value, list):  # not an IfExp's or a Lambda's body
+                    if field in CLAUSE_FIELDS:
+                        for clause in value:
+                            found.extend(clause.body)
+                    else:
+                        found.extend(value)
             self._children[id(node)] = found
         return found
 
@@ -117,7 +131,10 @@ class Statements:
         node = self.tree
         while True:
             children = self.children(node)
-            index = bisect_left(children, row, key=_end_row)
+            ends = self._ends.get(id(node))
+            if ends is None:
+                ends = self._ends[id(node)] = [_end_row(child) for child in children]
+            index = bisect_left(ends, row)  # on ints, in C: no key function called per step
             if index == len(children) or _first_row(children[index]) > row:
                 return node, children, index
             node = children[index]
@@ -269,6 +286,7 @@ def read_literals(
         row = rows[index]
         node = statements.innermost(row)[0]
         end = index + 1
+        compound = False
         if node is not statements.tree:
             last = _end_row(node)
             compound = bool(statements.children(node))
@@ -277,7 +295,12 @@ def read_literals(
                 end += 1
         group = rows[index:end]
         index = end
-        found = None if node is statements.tree else _literals_of(node, group, lines)
+        if node is statements.tree or not _alone(node, lines):
+            found = None
+        elif compound:  # the literals of its header and clauses only
+            found = _literals_of(node, group, lines)
+        else:
+            found = statement_tokens(cast(ast.stmt, node), lines)
         if found is None:
             left.extend(group)
         else:
@@ -304,8 +327,6 @@ def _literals_of(node: ast.AST, group: list[int], lines: list[str]) -> list[toke
     """The STRING tokens of the str and bytes literals of ``node`` (not of
     the statements inside it) that span a row of ``group``; None when the
     tokenizer must tell (see ``read_literals``)."""
-    if not _alone(node, lines):
-        return None
     found: list[tokenize.TokenInfo] = []
     stack = [node]
     while stack:
@@ -337,11 +358,7 @@ def string_tokens(node: ast.Constant, lines: list[str]) -> list[tokenize.TokenIn
     concatenated parts), read from its text at the AST's place; None if the
     text is not string parts with only blanks, comments and line breaks
     between them."""
-    row, end_row = node.lineno, node.end_lineno or node.lineno
-    last_line = lines[end_row - 1]
-    text = last_line if row == end_row else ''.join(lines[row - 1:end_row])
-    end = len(text) - len(last_line) + char_col(last_line, node.end_col_offset or 0)
-    at = char_col(lines[row - 1], node.col_offset)
+    row, text, at, end = _text_of(node, lines)
     spans = []
     while True:
         match = STRING_LITERAL.match(text, at, end)
@@ -350,7 +367,55 @@ def string_tokens(node: ast.Constant, lines: list[str]) -> list[tokenize.TokenIn
         spans.append(match.span())
         if match.end() == end:
             break
-        at = BETWEEN.match(text, match.end(), end).end()
+        between = BETWEEN.match(text, match.end(), end)  # it matches the empty text too
+        at = between.end() if between else match.end()
+    return _string_tokens(spans, text, row, lines)
+
+
+def _text_of(node: ast.Constant | ast.stmt, lines: list[str]) -> tuple[int, str, int, int]:
+    """The first row of ``node``, the text of its rows, and where it starts and ends in that text."""
+    row, end_row = node.lineno, node.end_lineno or node.lineno
+    last_line = lines[end_row - 1]
+    text = last_line if row == end_row else ''.join(lines[row - 1:end_row])
+    end = len(text) - len(last_line) + char_col(last_line, node.end_col_offset or 0)
+    return row, text, char_col(lines[row - 1], node.col_offset), end
+
+
+def statement_tokens(node: ast.stmt, lines: list[str]) -> list[tokenize.TokenInfo] | None:
+    """The STRING tokens of a simple statement, read from its text as the
+    tokenizer reads it (from its start, outside any literal: a ``#`` starts
+    a comment, a quote a literal, whose end the tokenizer's rule finds);
+    None if it holds an f- or t-string or a literal that does not end."""
+    row, text, at, end = _text_of(node, lines)
+    spans = []
+    search = QUOTE_OR_HASH.search
+    while True:
+        found = search(text, at, end)
+        if found is None:
+            break
+        at = found.start()
+        if text[at] == '#':
+            at = text.find('\n', at, end)
+            if at == -1:
+                break
+            continue
+        begin = at
+        while begin > 0 and (text[begin - 1].isalnum() or text[begin - 1] == '_'):
+            begin -= 1
+        if text[begin:at].lower() not in STR_PREFIXES:
+            return None  # an f- or t-string
+        match = STRING_LITERAL.match(text, begin, end)
+        if match is None:
+            return None
+        spans.append(match.span())
+        at = match.end()
+    return _string_tokens(spans, text, row, lines)
+
+
+def _string_tokens(
+    spans: list[tuple[int, int]], text: str, row: int, lines: list[str],
+) -> list[tokenize.TokenInfo]:
+    """STRING tokens of the ``spans`` of ``text``, which starts at the start of ``row``."""
     positions = Positions((row, 0), text)
     make = TokenInfo._make
     tokens = []
