@@ -6,26 +6,61 @@ every code of this plugin is about a backslash in a literal.  So the lines
 are searched for a backslash first (in C), and a file is tokenized only when
 one of them may stand in a literal: most files hold no backslash at all, and
 in many of the others every backslash is in a comment or ends a line
-(a line continuation).  Even then only the statements that hold such a
-backslash are tokenized, each on its own, found through the AST.
+(a line continuation).  Even then the tokenizer is not needed for the
+str and bytes literals of a statement that holds such a backslash: their
+text is read at the AST's place as the tokenizer reads it
+(``read_literals``).  Only a statement that holds an f- or t-string, or
+that shares a row with another's literal, is tokenized, on its own, found
+through the AST.
 """
 from __future__ import annotations
 
 import ast
+import re
 import tokenize
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from itertools import compress, count, repeat
 from operator import contains
 from typing import Iterable, cast
 
+from flake8_escapes.literals import START, Position, Positions
+
 #: Nodes whose tokens are literals; a row strictly inside one may be inside a string token.
 STRING_NODES = tuple(
     getattr(ast, name) for name in ('Constant', 'JoinedStr', 'TemplateStr') if hasattr(ast, name))
+#: Literals whose parts only the tokenizer places.
+FORMATTED_NODES = tuple(getattr(ast, name) for name in ('JoinedStr', 'TemplateStr') if hasattr(ast, name))
 LINE_ENDS = ('\n', '\r\n')
-#: Statement parts that hold a body of their own.
-CLAUSES = (ast.ExceptHandler, ast.match_case)  # ExceptHandler: excepthandler's only kind
+#: The fields of a statement that hold statements, in source order (those of
+#: ``Try``: body, handlers, orelse, finalbody), and those that hold clauses
+#: with a body of their own (``except ...:``, ``case ...:``).
+STATEMENT_FIELDS = ('body', 'handlers', 'cases', 'orelse', 'finalbody')
+CLAUSE_FIELDS = frozenset({'handlers', 'cases'})
 ERRORTOKEN = tokenize.ERRORTOKEN
+STRING = tokenize.STRING
 TokenInfo = tokenize.TokenInfo
+QUOTES = ("'", '"')
+#: A str or bytes literal (not an f- or t-string), from its prefix to its
+#: closing quote, as the tokenizer ends it (a backslash escapes any character,
+#: a line break too; the first unescaped closing quote ends it).
+STRING_LITERAL = re.compile(r"""[rRbBuU]{0,2}(?:
+    \'\'\'(?:[^'\\]|\\.|'(?!''))*\'\'\'
+  | \"\"\"(?:[^"\\]|\\.|"(?!""))*\"\"\"
+  | '(?:[^'\\\r\n]|\\(?:\r\n|.))*'
+  | "(?:[^"\\\r\n]|\\(?:\r\n|.))*"
+)""", re.DOTALL | re.VERBOSE)
+#: The prefixes of a str or bytes literal.
+STR_PREFIXES = frozenset({'', 'r', 'u', 'b', 'br', 'rb'})
+QUOTE_OR_HASH = re.compile('[\'"#]')
+#: What may stand between the parts of an implicitly concatenated literal.
+BETWEEN = re.compile(r'(?:[ \t\f]+|\\\r?\n|\r?\n|\#[^\r\n]*)*')
+
+
+def char_col(line: str, byte_col: int) -> int:
+    """A column in characters from the AST's UTF-8 byte column."""
+    if line.isascii():
+        return byte_col
+    return len(line.encode('utf-8')[:byte_col].decode('utf-8', errors='replace'))
 
 
 def backslash_rows(lines: list[str]) -> list[int]:
@@ -72,17 +107,21 @@ class Statements:
         self.tree = tree
         self.last_row = last_row
         self._children: dict[int, list[ast.stmt]] = {}
+        self._ends: dict[int, list[int]] = {}  # the end rows of each children list
 
     def children(self, node: ast.AST) -> list[ast.stmt]:
         """The statements right inside ``node`` (clauses' bodies too), in source order."""
         found = self._children.get(id(node))
         if found is None:
             found = []
-            for value in ast.iter_child_nodes(node):
-                if isinstance(value, ast.stmt):
-                    found.append(value)
-                elif isinstance(value, CLAUSES):
-                    found.extend(value.body)
+            for field in STATEMENT_FIELDS:  # only statements hold statements, in these fields
+                value = getattr(node, field, None)
+                if value and isinstance(value, list):  # not an IfExp's or a Lambda's body
+                    if field in CLAUSE_FIELDS:
+                        for clause in value:
+                            found.extend(clause.body)
+                    else:
+                        found.extend(value)
             self._children[id(node)] = found
         return found
 
@@ -92,7 +131,10 @@ class Statements:
         node = self.tree
         while True:
             children = self.children(node)
-            index = bisect_left(children, row, key=_end_row)
+            ends = self._ends.get(id(node))
+            if ends is None:
+                ends = self._ends[id(node)] = [_end_row(child) for child in children]
+            index = bisect_left(ends, row)  # on ints, in C: no key function called per step
             if index == len(children) or _first_row(children[index]) > row:
                 return node, children, index
             node = children[index]
@@ -166,10 +208,13 @@ def needs_tokens(tree: ast.AST, lines: list[str]) -> bool:
 
 def tokens_for(tree: ast.AST, lines: list[str]) -> list[tokenize.TokenInfo]:
     """The tokens the checks need: none for a file whose backslashes are all
-    in comments or line continuations; else those of the statements that
-    hold the other backslashes, at their places in the file (each statement
-    is tokenized on its own, from a fresh tokenizer, as the file's tokenizer
-    meets it); the whole file's when a statement does not tokenize alone.
+    in comments or line continuations; else the STRING tokens of the str and
+    bytes literals that hold the others, read from their text where the AST
+    shows them alone on their rows (``read_literals``), and the tokens of
+    the statements that hold the rest, at their places in the file (each
+    statement is tokenized on its own, from a fresh tokenizer, as the file's
+    tokenizer meets it); the whole file's when a statement does not
+    tokenize alone.
 
     A tokenize error of the file is raised as flake8's ``file_tokens`` would
     raise it (flake8 reports it as E902/E999).
@@ -178,6 +223,11 @@ def tokens_for(tree: ast.AST, lines: list[str]) -> list[tokenize.TokenInfo]:
     rows = rows_to_tokenize(tree, lines, statements)
     if not rows:
         return []
+    read: list[tokenize.TokenInfo] = []
+    if not any(map(contains, lines, repeat('\r'))):  # the AST's rows are the lines'
+        read, rows = read_literals(statements, lines, rows)
+        if not rows:
+            return read
     spans: list[tuple[int, int, bool]] = []
     for row in rows:
         if spans and spans[-1][0] <= row <= spans[-1][1]:
@@ -205,7 +255,174 @@ def tokens_for(tree: ast.AST, lines: list[str]) -> list[tokenize.TokenInfo]:
                 return file_tokens(lines)
             if row + shift <= last:  # not the DEDENTs and ENDMARKER after the statement
                 found.append(make((kind, text, (row + shift, col), (end_row + shift, end_col), line)))
+    if read:
+        starts = [span[0] for span in spans]
+        read = [tok for tok in read if not _in_spans(tok[2][0], starts, spans)]
+        found = sorted(found + read, key=START)
     return found
+
+
+def _in_spans(row: int, starts: list[int], spans: list[tuple[int, int, bool]]) -> bool:
+    index = bisect_right(starts, row) - 1
+    return index >= 0 and row <= spans[index][1]
+
+
+def read_literals(
+    statements: Statements, lines: list[str], rows: list[int],
+) -> tuple[list[tokenize.TokenInfo], list[int]]:
+    """The STRING tokens of the literals that hold the backslashes of
+    ``rows``, read from the text of the str and bytes literals the AST shows
+    there, without the tokenizer; and the rows left for the tokenizer: those
+    of a statement that shares a row with a quote it does not hold, or that
+    holds an f- or t-string (the AST does not say where their parts are),
+    or whose literal's text does not read as string tokens only.
+
+    The tokens are those the tokenizer gives (type, text, start, end).
+    """
+    tokens: dict[Position, tokenize.TokenInfo] = {}
+    left: list[int] = []
+    index = 0
+    while index < len(rows):
+        row = rows[index]
+        node = statements.innermost(row)[0]
+        end = index + 1
+        compound = False
+        if node is not statements.tree:
+            last = _end_row(node)
+            compound = bool(statements.children(node))
+            while end < len(rows) and rows[end] <= last and (
+                    not compound or statements.innermost(rows[end])[0] is node):
+                end += 1
+        group = rows[index:end]
+        index = end
+        if node is statements.tree or not _alone(node, lines):
+            found = None
+        elif compound:  # the literals of its header and clauses only
+            found = _literals_of(node, group, lines)
+        else:
+            found = statement_tokens(cast(ast.stmt, node), lines)
+        if found is None:
+            left.extend(group)
+        else:
+            for tok in found:
+                tokens[tok[2]] = tok
+    return sorted(tokens.values(), key=START), left
+
+
+def _alone(node: ast.AST, lines: list[str]) -> bool:
+    """Is no quote on the rows of ``node`` outside it (so that every literal there is its own)?"""
+    first: int = getattr(node, 'lineno')
+    line = lines[first - 1]
+    if _has_quote(line[:char_col(line, getattr(node, 'col_offset'))]):
+        return False
+    line = lines[_end_row(node) - 1]
+    return not _has_quote(line[char_col(line, getattr(node, 'end_col_offset')):])
+
+
+def _has_quote(text: str) -> bool:
+    return "'" in text or '"' in text
+
+
+def _literals_of(node: ast.AST, group: list[int], lines: list[str]) -> list[tokenize.TokenInfo] | None:
+    """The STRING tokens of the str and bytes literals of ``node`` (not of
+    the statements inside it) that span a row of ``group``; None when the
+    tokenizer must tell (see ``read_literals``)."""
+    found: list[tokenize.TokenInfo] = []
+    stack = [node]
+    while stack:
+        for child in ast.iter_child_nodes(stack.pop()):
+            if isinstance(child, ast.stmt):
+                continue  # its rows are not in the group
+            first = getattr(child, 'lineno', None)
+            if first is None:  # arguments, comprehension, withitem, match_case: no positions
+                stack.append(child)
+                continue
+            at = bisect_left(group, first)
+            if at == len(group) or group[at] > (getattr(child, 'end_lineno', None) or first):
+                continue  # spans no row of the group
+            if isinstance(child, FORMATTED_NODES):
+                return None
+            if isinstance(child, ast.Constant):
+                if isinstance(child.value, (str, bytes)):
+                    tokens = string_tokens(child, lines)
+                    if tokens is None:
+                        return None
+                    found.extend(tokens)
+                continue
+            stack.append(child)
+    return found
+
+
+def string_tokens(node: ast.Constant, lines: list[str]) -> list[tokenize.TokenInfo] | None:
+    """The STRING tokens of a str or bytes literal (its implicitly
+    concatenated parts), read from its text at the AST's place; None if the
+    text is not string parts with only blanks, comments and line breaks
+    between them."""
+    row, text, at, end = _text_of(node, lines)
+    spans = []
+    while True:
+        match = STRING_LITERAL.match(text, at, end)
+        if match is None:
+            return None
+        spans.append(match.span())
+        if match.end() == end:
+            break
+        between = BETWEEN.match(text, match.end(), end)  # it matches the empty text too
+        at = between.end() if between else match.end()
+    return _string_tokens(spans, text, row, lines)
+
+
+def _text_of(node: ast.Constant | ast.stmt, lines: list[str]) -> tuple[int, str, int, int]:
+    """The first row of ``node``, the text of its rows, and where it starts and ends in that text."""
+    row, end_row = node.lineno, node.end_lineno or node.lineno
+    last_line = lines[end_row - 1]
+    text = last_line if row == end_row else ''.join(lines[row - 1:end_row])
+    end = len(text) - len(last_line) + char_col(last_line, node.end_col_offset or 0)
+    return row, text, char_col(lines[row - 1], node.col_offset), end
+
+
+def statement_tokens(node: ast.stmt, lines: list[str]) -> list[tokenize.TokenInfo] | None:
+    """The STRING tokens of a simple statement, read from its text as the
+    tokenizer reads it (from its start, outside any literal: a ``#`` starts
+    a comment, a quote a literal, whose end the tokenizer's rule finds);
+    None if it holds an f- or t-string or a literal that does not end."""
+    row, text, at, end = _text_of(node, lines)
+    spans = []
+    search = QUOTE_OR_HASH.search
+    while True:
+        found = search(text, at, end)
+        if found is None:
+            break
+        at = found.start()
+        if text[at] == '#':
+            at = text.find('\n', at, end)
+            if at == -1:
+                break
+            continue
+        begin = at
+        while begin > 0 and (text[begin - 1].isalnum() or text[begin - 1] == '_'):
+            begin -= 1
+        if text[begin:at].lower() not in STR_PREFIXES:
+            return None  # an f- or t-string
+        match = STRING_LITERAL.match(text, begin, end)
+        if match is None:
+            return None
+        spans.append(match.span())
+        at = match.end()
+    return _string_tokens(spans, text, row, lines)
+
+
+def _string_tokens(
+    spans: list[tuple[int, int]], text: str, row: int, lines: list[str],
+) -> list[tokenize.TokenInfo]:
+    """STRING tokens of the ``spans`` of ``text``, which starts at the start of ``row``."""
+    positions = Positions((row, 0), text)
+    make = TokenInfo._make
+    tokens = []
+    for begin, stop in spans:
+        start = positions.at(begin)
+        tokens.append(make((STRING, text[begin:stop], start, positions.at(stop), lines[start[0] - 1])))
+    return tokens
 
 
 def file_tokens(lines: Iterable[str]) -> list[tokenize.TokenInfo]:

@@ -41,6 +41,8 @@ from bisect import bisect_left, bisect_right, insort
 from operator import itemgetter
 from typing import Iterable, NamedTuple, Optional
 
+from flake8_escapes.source import char_col as _char_col
+
 Position = tuple[int, int]
 
 PATTERN = 'pattern'
@@ -243,13 +245,6 @@ def parse_functions(value: str) -> dict[str, Signature]:
             raise ValueError(f'{item!r} names neither a pattern nor a replacement position')
         functions[name] = Signature(numbers[0], numbers[1], '', '')
     return functions
-
-
-def _char_col(line: str, byte_col: int) -> int:
-    """A column in characters from the AST's UTF-8 byte column."""
-    if line.isascii():
-        return byte_col
-    return len(line.encode('utf-8')[:byte_col].decode('utf-8', errors='replace'))
 
 
 #: What a name is bound to: a string expression (or a value that is not one), a compiled pattern, a match.

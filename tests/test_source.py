@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import ast
 import io
+import sys
 import tokenize
 import warnings
+from typing import Iterator
 
 import pytest
 from flake8.main.application import Application
@@ -67,6 +69,14 @@ def test_needs_tokens(src, needs):
     'x = [\n    \'\\d\',\n]\n',                             # a literal inside brackets
     'class A:\n\tx = \'\\d\'\n\n\n# \\d\n',                    # tabs; a comment after the class
     'def f():\n    x = 1\n    if x:\n        return f\'{x:\\d}\' \'\\e\'\n',  # f-string, indented
+    'x = 1; y = (\'a\'  # \\d \'\n     \'\\e\' r"\\f" """\\g\n""")\n',  # parts read from the text
+    'x = \'\\d\'; y = 2\n',                                      # code after it on its row
+    'x = 1 if y else \'\\d\'; z = \'\\e\'\n',                     # two statements' literals on a row
+    'd = {\n    \'k\': \'a\\\\b\\d\',\n    \'m\': b\'\\e\' B\'\\f\',\n}\n',  # a table of literals
+    'x = "\\d" \\\n    "\\e"\n',                                  # parts joined by a continuation
+    'def f(a=\'\\d\'):\n    return \'\\e\'\n',                    # a default, a body
+    'x = \'\u00e9\u00e9\\d\' + \'\\e\'\n',                         # wide characters before it
+    'x = (\'\\d\'\n     # \'\n     \'\\e\')\n',                   # a quote in a comment between parts
 ])
 def test_statements_give_the_files_escapes(src):
     lines = lines_of(src)
@@ -109,8 +119,18 @@ def test_no_tokenizing_without_a_backslash_in_a_literal(generate_tokens_calls):
     assert generate_tokens_calls == []
 
 
-def test_one_tokenizing_with_a_backslash_in_a_literal(generate_tokens_calls):
-    assert [report[:2] for report in reports("x = 1\ny = '\\d'\n")] == [(2, 6)]
+def test_no_tokenizing_for_str_and_bytes_literals_alone_on_their_rows(generate_tokens_calls):
+    assert [report[:2] for report in reports("x = 1\ny = '\\d'\nz = (1,\n     b'\\N')\n")] == [(2, 6), (4, 8)]
+    assert generate_tokens_calls == []
+
+
+def test_one_tokenizing_for_an_f_string(generate_tokens_calls):
+    assert [report[:2] for report in reports("x = 1\ny = f'\\d'\n")] == [(2, 7)]
+    assert len(generate_tokens_calls) == 1
+
+
+def test_one_tokenizing_for_a_row_with_another_statements_literal(generate_tokens_calls):
+    assert [report[:2] for report in reports("x = 'a'; y = '\\d'\n")] == [(1, 15)]
     assert len(generate_tokens_calls) == 1
 
 
@@ -124,7 +144,7 @@ def test_a_tokenize_error_is_flake8s_e902(tmp_path, monkeypatch, capsys):
         raise tokenize.TokenError('EOF in multi-line statement', (2, 0))
 
     monkeypatch.setattr(source, 'file_tokens', failing)
-    (tmp_path / 'a.py').write_text("x = '\\d'\n")
+    (tmp_path / 'a.py').write_text("x = f'\\d'\n")  # an f-string is tokenized
     with warnings.catch_warnings():
         warnings.simplefilter('ignore')  # the compiler's own escape warnings
         Application().run(['--isolated', '--jobs=1', '--select=E,ESC', str(tmp_path / 'a.py')])
@@ -132,15 +152,19 @@ def test_a_tokenize_error_is_flake8s_e902(tmp_path, monkeypatch, capsys):
     assert out == [f'{tmp_path / "a.py"}:2:1: E902 TokenError: EOF in multi-line statement']
 
 
+def stdlib_parsed() -> Iterator[tuple[str, ast.AST, list[str], list[tokenize.TokenInfo]]]:
+    """Each standard library file that parses, as flake8 prepares it."""
+    for path in differential.stdlib_files():
+        parts = parsed(path)
+        if parts is not None:
+            yield (path, *parts)
+
+
 @pytest.mark.slow
 def test_standard_library_skips_only_files_without_a_backslash_in_a_literal():
     skipped_with_backslash = files = 0
-    for path in differential.stdlib_files():
-        parts = parsed(path)
-        if parts is None:
-            continue
+    for path, tree, lines, tokens in stdlib_parsed():
         files += 1
-        tree, lines, tokens = parts
         if not source.needs_tokens(tree, lines):
             assert not any('\\' in tok.string for tok in tokens if tok.type != tokenize.COMMENT), path
             skipped_with_backslash += bool(source.backslash_rows(lines))
@@ -154,14 +178,38 @@ def test_standard_library_statements_give_the_files_escapes():
     """Tokens of the statements that hold backslashes give every escape, at
     the place the whole file's tokens give it."""
     partial = files = 0
-    for path in differential.stdlib_files():
-        parts = parsed(path)
-        if parts is None:
-            continue
+    for path, tree, lines, tokens in stdlib_parsed():
         files += 1
-        tree, lines, tokens = parts
         some = source.tokens_for(tree, lines)
         partial += 0 < len(some) < len(tokens)
         assert list(literals.escapes(some, lines, paths.PathJudge(some))) == list(
             literals.escapes(tokens, lines, paths.PathJudge(tokens))), path
     assert partial > files // 4  # 852 of 1,784 files on 3.11, 323 of 665 on Debian's 3.15
+
+
+@pytest.mark.slow
+def test_standard_library_literals_read_from_the_text_are_the_tokenizers():
+    """Every str and bytes literal of the standard library outside an f- or
+    t-string, read from its text at the AST's place, gives the tokenizer's
+    STRING tokens (text, start, end)."""
+    literals_read = 0
+    for path, tree, lines, tokens in stdlib_parsed():
+        strings = {tok.start: tok for tok in tokens if tok.type == tokenize.STRING}
+        stack: list[ast.AST] = [tree]
+        while stack:
+            for node in ast.iter_child_nodes(stack.pop()):
+                if isinstance(node, source.FORMATTED_NODES):
+                    continue
+                if isinstance(node, ast.Constant) and isinstance(node.value, (str, bytes)):
+                    read = source.string_tokens(node, lines)
+                    assert read, (path, node.lineno)
+                    for tok in read:
+                        expected = strings[tok.start]
+                        assert tok[:3] == expected[:3], path
+                        # 3.12.1 gives a multi-line token's end column in bytes of
+                        # the whole token (the checks do not use that column there)
+                        if tok.start[0] == tok.end[0] or sys.version_info[:2] != (3, 12):
+                            assert tok.end == expected.end, path
+                    literals_read += 1
+                stack.append(node)
+    assert literals_read > 20_000
