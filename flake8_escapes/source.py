@@ -39,7 +39,6 @@ CLAUSE_FIELDS = frozenset({'handlers', 'cases'})
 ERRORTOKEN = tokenize.ERRORTOKEN
 STRING = tokenize.STRING
 TokenInfo = tokenize.TokenInfo
-QUOTES = ("'", '"')
 #: A str or bytes literal (not an f- or t-string), from its prefix to its
 #: closing quote, as the tokenizer ends it (a backslash escapes any character,
 #: a line break too; the first unescaped closing quote ends it).
