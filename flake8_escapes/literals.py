@@ -159,8 +159,8 @@ def _skip_field(
     return end
 
 
-def _owner(tokens: list[tokenize.TokenInfo], index: int) -> tokenize.TokenInfo:
-    """The FSTRING_START/TSTRING_START of the f-/t-string that holds ``tokens[index]``."""
+def owner_index(tokens: list[tokenize.TokenInfo], index: int) -> int:
+    """The index of the FSTRING_START/TSTRING_START of the f-/t-string that holds ``tokens[index]``."""
     depth = 0
     for back in range(index - 1, -1, -1):
         kind = tokens[back][0]
@@ -168,9 +168,9 @@ def _owner(tokens: list[tokenize.TokenInfo], index: int) -> tokenize.TokenInfo:
             depth += 1
         elif kind in START_TYPES:
             if not depth:
-                return tokens[back]
+                return back
             depth -= 1
-    return tokens[index]  # unreachable for tokens of valid code
+    return index  # unreachable for tokens of valid code
 
 
 def candidates(tokens: list[tokenize.TokenInfo], lines: list[str]) -> list[int]:
@@ -221,7 +221,7 @@ def pieces(tokens: list[tokenize.TokenInfo], lines: list[str]) -> Iterator[Piece
                 spans = ((body_start, body_end),)
             yield Piece(tok[2], text, spans, 'b' in prefix, '')
         else:
-            owner = _owner(tokens, index)
+            owner = tokens[owner_index(tokens, index)]
             if 'r' in split_prefix(owner[1])[0]:
                 continue
             after = tokens[index + 1][1][:1] if index + 1 < len(tokens) else ''

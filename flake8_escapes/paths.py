@@ -267,17 +267,7 @@ class PathJudge:
         tokens = self.tokens
         while index < len(tokens) and tokens[index][0] not in literals.MIDDLE_TYPES:
             index += 1
-        depth = 0
-        owner = index
-        while owner > 0:
-            owner -= 1
-            kind = tokens[owner][0]
-            if kind in literals.END_TYPES:
-                depth += 1
-            elif kind in literals.START_TYPES:
-                if not depth:
-                    break
-                depth -= 1
+        owner = literals.owner_index(tokens, index)
         parts: list[str] = []
         mine: list[literals.Position] = []
         nesting = braces = 0
