@@ -98,6 +98,27 @@ EVERYDAY_ONLY = {
 }
 
 
+#: A row of source whose backslashes, paired from its start, are all ``\\\\``,
+#: ``\\'``, ``\\"`` or a final line continuation: no check reports any of them.
+#: (A row starts either outside any literal, where a backslash only ends the
+#: row or stands in a comment, or inside one right after a line break, where
+#: escapes pair afresh: a line break always ends an escape.)
+PLAIN_ROW = re.compile(r"""[^\\]*(?:\\[\\'"][^\\]*)*(?:\\\r?\n)?""")
+#: The same, with everyday escapes that only a Windows path makes hazards
+#: (``\\n``, ``\\t``, ``\\x41``, ...: ESC501); not ``\\u``, ``\\U``, ``\\N`` (ESC302 in bytes).
+EVERYDAY_ROW = re.compile(r"""[^\\]*(?:\\(?:[\\'"afnrtv]|x[0-9a-fA-F]{2})[^\\]*)*(?:\\\r?\n)?""")
+#: The same with ``\\u....`` and ``\\U........``, for a file that holds no bytes literal.
+EVERYDAY_STR_ROW = re.compile(
+    r"""[^\\]*(?:\\(?:[\\'"afnrtv]|x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8})[^\\]*)*(?:\\\r?\n)?""")
+#: A bytes literal's prefix (a real one never follows a letter, a digit or
+#: ``_``); text that merely looks like one only makes a file be taken for
+#: one that holds bytes.
+BYTES_PREFIX = re.compile(r"""(?<!\w)(?:[bB][rR]?|[rR][bB])['"]""")
+#: What a text with a bytes literal holds (each prefix's end and a quote): a
+#: text with none of them needs no ``BYTES_PREFIX`` search (in C, much faster).
+BYTES_ENDS = ("b'", 'b"', "B'", 'B"', "br'", 'br"', "bR'", 'bR"', "Br'", 'Br"', "BR'", 'BR"')
+
+
 def kind_of_lone(char: str, is_bytes: bool) -> str:
     """The kind of an escape whose character lies past the scanned text."""
     if not char:

@@ -67,6 +67,13 @@ class Found(NamedTuple):
     kept: str = ''  # what ``keep_everyday`` said of the piece ('': skip its everyday escapes)
 
 
+def char_col(line: str, byte_col: int) -> int:
+    """A column in characters from the AST's UTF-8 byte column."""
+    if line.isascii():
+        return byte_col
+    return len(line.encode('utf-8')[:byte_col].decode('utf-8', errors='replace'))
+
+
 def split_prefix(text: str) -> tuple[str, int, int]:
     """Return (lower-case prefix, body start, body end) of a STRING token."""
     stripped = text.lstrip(PREFIX_CHARS)
@@ -176,13 +183,17 @@ def owner_index(tokens: list[tokenize.TokenInfo], index: int) -> int:
 def candidates(tokens: list[tokenize.TokenInfo], lines: list[str]) -> list[int]:
     """Indices of the string tokens that hold a backslash, in order.
 
-    This runs on every file, so it does not visit every token: it finds the
-    lines that hold a backslash (in C: map, compress), and for each backslash
-    the token that holds it, by bisection on the tokens' starts (they are
-    sorted).  A multi-line string is found from any of its lines.
+    This runs on every file, so it does not visit every token of a whole
+    file: it finds the lines that hold a backslash (in C: map, compress), and
+    for each backslash the token that holds it, by bisection on the tokens'
+    starts (they are sorted).  A multi-line string is found from any of its
+    lines.  Tokens fewer than those lines (the plugin's own, see
+    ``source.tokens_for``) are each looked at instead.
     """
+    rows = list(compress(count(1), map(contains, lines, repeat('\\'))))
+    if len(tokens) <= len(rows):  # the few tokens the plugin read (source.tokens_for): look at each
+        return [index for index, tok in enumerate(tokens) if tok[0] in PIECE_TYPES and '\\' in tok[1]]
     found: list[int] = []
-    rows = compress(count(1), map(contains, lines, repeat('\\')))
     lo = 0
     for row in rows:
         line = lines[row - 1]

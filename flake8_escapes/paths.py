@@ -70,6 +70,17 @@ WEAK_WINDOWS_PATH = re.compile(
 #: A drive, a UNC start or a relative start: a path that does not rely on its names alone.
 ANCHORED = re.compile(rf'{_LONG}?[A-Za-z]:|\\\\|\.')
 
+#: Where a path's text shows on its row of source: every form above starts
+#: right after its opening quote with a drive (or the long-path prefix
+#: before one), two backslashes, or one or two dots and a separator, or ends
+#: right before its closing quote with a file name's extension.
+PATH_EDGE = re.compile(r"""
+    (?:['"]|[?.]\\{1,2})[A-Za-z]:             # a drive, after the quote or a long-path prefix
+  | ['"](?:\\\\|\.{1,2}[\\/])                # a UNC or long-path start, a relative start
+  | \.[A-Za-z][A-Za-z0-9]{0,3}['"]           # a file name's extension at the end
+""", re.VERBOSE)
+
+
 #: Line ends spelled as text: a protocol line or a paragraph, not a path.
 LINE_ENDS = re.compile(r'\\r\\n|\\n\\r|\\n\\n|\\[nr]$')
 #: Text whose every backslash is a whitespace escape (\n, \r, \t): 'a\nwww.example.org'.
@@ -167,6 +178,16 @@ def path_kind(text: str, begin: int = 0, end: int | None = None) -> str:
     if WEAK_WINDOWS_PATH.fullmatch(text, begin, end) is not None:
         return PATH_IF_USED
     return ''
+
+
+def may_hold_path(line: str) -> bool:
+    """Could a literal on this row of source be judged a path for an escape
+    of the row?  False only when none can: a path's text (``path_kind``)
+    holds no line break, so it stands on one row, quotes included, and
+    shows a ``PATH_EDGE`` there.  An f-string's fields are read as names
+    (``fstring_view``): a row with a brace may hold anything.
+    """
+    return '{' in line or '}' in line or PATH_EDGE.search(line) is not None
 
 
 def _spelled(match: re.Match[str]) -> str:

@@ -4,9 +4,11 @@ flake8 tokenizes a file a second time for any plugin that asks for
 ``file_tokens`` (``FileProcessor.file_tokens`` is built on first use), and
 every code of this plugin is about a backslash in a literal.  So the lines
 are searched for a backslash first (in C), and a file is tokenized only when
-one of them may stand in a literal: most files hold no backslash at all, and
-in many of the others every backslash is in a comment or ends a line
-(a line continuation).  Even then the tokenizer is not needed for the
+one of them may stand in a literal and be reported: most files hold no
+backslash at all, in many of the others every backslash is in a comment or
+ends a line (a line continuation), and most rows that hold an escape hold
+only everyday ones (``'\\n'``) where no literal can be a path (``quiet``).
+Even then the tokenizer is not needed for the
 str and bytes literals of a statement that holds such a backslash: their
 text is read at the AST's place as the tokenizer reads it
 (``read_literals``).  Only a statement that holds an f- or t-string, or
@@ -23,7 +25,8 @@ from itertools import compress, count, repeat
 from operator import contains
 from typing import Iterable, cast
 
-from flake8_escapes.literals import START, Position, Positions
+from flake8_escapes import escapes, paths
+from flake8_escapes.literals import START, Position, Positions, char_col
 
 #: Nodes whose tokens are literals; a row strictly inside one may be inside a string token.
 STRING_NODES = tuple(
@@ -55,16 +58,41 @@ QUOTE_OR_HASH = re.compile('[\'"#]')
 BETWEEN = re.compile(r'(?:[ \t\f]+|\\\r?\n|\r?\n|\#[^\r\n]*)*')
 
 
-def char_col(line: str, byte_col: int) -> int:
-    """A column in characters from the AST's UTF-8 byte column."""
-    if line.isascii():
-        return byte_col
-    return len(line.encode('utf-8')[:byte_col].decode('utf-8', errors='replace'))
-
-
 def backslash_rows(lines: list[str]) -> list[int]:
     """The 1-based numbers of the lines that hold a backslash (in C: map, compress)."""
     return list(compress(count(1), map(contains, lines, repeat('\\'))))
+
+
+def quiet(line: str, str_only: bool = False) -> bool:
+    """Is nothing on this row reportable, whatever literal its backslashes
+    stand in?  Its escapes are only ``\\\\``, quotes and a line continuation
+    (``escapes.PLAIN_ROW``), or also everyday escapes where no literal of
+    the row can be a Windows path (``escapes.EVERYDAY_ROW``,
+    ``paths.may_hold_path``): most rows with a backslash (``'\\n'``).
+    ``str_only``: the file holds no bytes literal, so ``\\u....`` is everyday too."""
+    everyday = escapes.EVERYDAY_STR_ROW if str_only else escapes.EVERYDAY_ROW
+    if everyday.fullmatch(line) is None:  # PLAIN_ROW's rows are EVERYDAY_ROW's too
+        return False
+    return not paths.may_hold_path(line) or escapes.PLAIN_ROW.fullmatch(line) is not None
+
+
+def reportable_rows(lines: list[str]) -> list[int]:
+    """The rows that hold a backslash and are not ``quiet``."""
+    rows: list[int] = []
+    str_only: bool | None = None  # known once a row needs it
+    for row in backslash_rows(lines):
+        line = lines[row - 1]
+        if quiet(line):
+            continue
+        if '\\u' in line or '\\U' in line:
+            if str_only is None:
+                text = ''.join(lines)
+                str_only = (not any(map(text.__contains__, escapes.BYTES_ENDS))
+                            or escapes.BYTES_PREFIX.search(text) is None)
+            if str_only and quiet(line, str_only):
+                continue
+        rows.append(row)
+    return rows
 
 
 def comment_or_continuation(line: str) -> bool:
@@ -183,9 +211,9 @@ class Statements:
 
 
 def rows_to_tokenize(tree: ast.AST, lines: list[str], statements: Statements | None = None) -> list[int]:
-    """The rows whose backslashes may stand in a literal: those the plugin
-    must see tokens for."""
-    rows = backslash_rows(lines)
+    """The rows whose backslashes may stand in a literal and be reported:
+    those the plugin must see tokens for (not the ``quiet`` ones)."""
+    rows = reportable_rows(lines)
     unsure: list[int] = []
     sure: list[int] = []
     for row in rows:
@@ -201,7 +229,7 @@ def rows_to_tokenize(tree: ast.AST, lines: list[str], statements: Statements | N
 
 
 def needs_tokens(tree: ast.AST, lines: list[str]) -> bool:
-    """May a backslash of the file stand in a literal (so that it must be tokenized)?"""
+    """May a backslash of the file stand in a literal and be reported (so that it must be tokenized)?"""
     return bool(rows_to_tokenize(tree, lines))
 
 
@@ -299,7 +327,7 @@ def read_literals(
         elif compound:  # the literals of its header and clauses only
             found = _literals_of(node, group, lines)
         else:
-            found = statement_tokens(cast(ast.stmt, node), lines)
+            found = statement_tokens(cast(ast.stmt, node), lines, group)
         if found is None:
             left.extend(group)
         else:
@@ -343,7 +371,7 @@ def _literals_of(node: ast.AST, group: list[int], lines: list[str]) -> list[toke
                 return None
             if isinstance(child, ast.Constant):
                 if isinstance(child.value, (str, bytes)):
-                    tokens = string_tokens(child, lines)
+                    tokens = string_tokens(child, lines, group)
                     if tokens is None:
                         return None
                     found.extend(tokens)
@@ -352,11 +380,13 @@ def _literals_of(node: ast.AST, group: list[int], lines: list[str]) -> list[toke
     return found
 
 
-def string_tokens(node: ast.Constant, lines: list[str]) -> list[tokenize.TokenInfo] | None:
+def string_tokens(
+    node: ast.Constant, lines: list[str], rows: list[int] | None = None,
+) -> list[tokenize.TokenInfo] | None:
     """The STRING tokens of a str or bytes literal (its implicitly
-    concatenated parts), read from its text at the AST's place; None if the
-    text is not string parts with only blanks, comments and line breaks
-    between them."""
+    concatenated parts; given ``rows``, those that hold a backslash and span
+    one of them), read from its text at the AST's place; None if the text is
+    not string parts with only blanks, comments and line breaks between them."""
     row, text, at, end = _text_of(node, lines)
     spans = []
     while True:
@@ -368,7 +398,7 @@ def string_tokens(node: ast.Constant, lines: list[str]) -> list[tokenize.TokenIn
             break
         between = BETWEEN.match(text, match.end(), end)  # it matches the empty text too
         at = between.end() if between else match.end()
-    return _string_tokens(spans, text, row, lines)
+    return _string_tokens(spans, text, row, lines, rows)
 
 
 def _text_of(node: ast.Constant | ast.stmt, lines: list[str]) -> tuple[int, str, int, int]:
@@ -380,11 +410,12 @@ def _text_of(node: ast.Constant | ast.stmt, lines: list[str]) -> tuple[int, str,
     return row, text, char_col(lines[row - 1], node.col_offset), end
 
 
-def statement_tokens(node: ast.stmt, lines: list[str]) -> list[tokenize.TokenInfo] | None:
-    """The STRING tokens of a simple statement, read from its text as the
-    tokenizer reads it (from its start, outside any literal: a ``#`` starts
-    a comment, a quote a literal, whose end the tokenizer's rule finds);
-    None if it holds an f- or t-string or a literal that does not end."""
+def statement_tokens(node: ast.stmt, lines: list[str], rows: list[int]) -> list[tokenize.TokenInfo] | None:
+    """The STRING tokens of a simple statement that hold a backslash and
+    span one of ``rows``, read from its text as the tokenizer reads it (from
+    its start, outside any literal: a ``#`` starts a comment, a quote a
+    literal, whose end the tokenizer's rule finds); None if it holds an f-
+    or t-string or a literal that does not end."""
     row, text, at, end = _text_of(node, lines)
     spans = []
     search = QUOTE_OR_HASH.search
@@ -408,19 +439,29 @@ def statement_tokens(node: ast.stmt, lines: list[str]) -> list[tokenize.TokenInf
             return None
         spans.append(match.span())
         at = match.end()
-    return _string_tokens(spans, text, row, lines)
+    return _string_tokens(spans, text, row, lines, rows)
 
 
 def _string_tokens(
-    spans: list[tuple[int, int]], text: str, row: int, lines: list[str],
+    spans: list[tuple[int, int]], text: str, row: int, lines: list[str], rows: list[int] | None = None,
 ) -> list[tokenize.TokenInfo]:
-    """STRING tokens of the ``spans`` of ``text``, which starts at the start of ``row``."""
+    """STRING tokens of the ``spans`` of ``text``, which starts at the start
+    of ``row``; given ``rows`` (sorted), only of those that hold a backslash
+    and span one of them (the only ones the checks need: a literal on
+    ``quiet`` rows only has nothing to report)."""
     positions = Positions((row, 0), text)
     make = TokenInfo._make
     tokens = []
+    find = text.find
     for begin, stop in spans:
-        start = positions.at(begin)
-        tokens.append(make((STRING, text[begin:stop], start, positions.at(stop), lines[start[0] - 1])))
+        if rows is not None and find('\\', begin, stop) == -1:
+            continue
+        start, end = positions.at(begin), positions.at(stop)
+        if rows is not None:
+            at = bisect_left(rows, start[0])
+            if at == len(rows) or rows[at] > end[0]:
+                continue
+        tokens.append(make((STRING, text[begin:stop], start, end, lines[start[0] - 1])))
     return tokens
 
 

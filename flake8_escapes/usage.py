@@ -41,7 +41,7 @@ from bisect import bisect_left, bisect_right, insort
 from operator import itemgetter
 from typing import Iterable, NamedTuple, Optional
 
-from flake8_escapes.source import char_col as _char_col
+from flake8_escapes.literals import char_col as _char_col
 
 Position = tuple[int, int]
 

@@ -15,7 +15,9 @@ nothing -- the state of a project whose CI passes --:
 - how many of them flake8 tokenizes again because of the plugin (counted in
   one in-process flake8 run; target: only those with a backslash in a literal);
 - the CPU time of whole ``flake8`` processes with and without the plugin,
-  rounds alternated, the ratio of the medians (target: at most 1.01).
+  rounds alternated, the ratio of the medians (target: at most 1.01), and
+  the median and quartiles of each round's own ratio (its two runs are
+  next to each other, so a slower minute of the machine hits both).
 
 Then, unless ``--check-jobs 0``, one line from bench_check.py: ``flake8-escapes
 check`` against ``flake8 --select=ESC``, whole processes, same --jobs.
@@ -244,13 +246,17 @@ def main() -> int:
           f'{in_literal} in a literal; tokenized again because of the plugin: {len(again)}')
     compile_plugin()
     runs: dict[bool, list[float]] = {True: [], False: []}
-    for _ in range(args.flake8_rounds):
-        for with_plugin in (False, True):
+    for round_ in range(args.flake8_rounds):
+        for with_plugin in ((False, True) if round_ % 2 == 0 else (True, False)):  # neither always first
             runs[with_plugin].append(flake8_cpu(clean, with_plugin))
     without, with_ = statistics.median(runs[False]), statistics.median(runs[True])
+    # Each round's two runs follow each other: their ratio does not see the machine's slower minutes.
+    paired = sorted(w / wo for w, wo in zip(runs[True], runs[False]))
+    quartiles = statistics.quantiles(paired, n=4) if len(paired) > 1 else paired * 3
     print(f'flake8 on those files, CPU median of {args.flake8_rounds}: without the plugin {without:.2f} s, '
           f'with it {with_:.2f} s, ratio {with_ / without:.3f} (best of each: '
-          f'{min(runs[True]) / min(runs[False]):.3f})')
+          f'{min(runs[True]) / min(runs[False]):.3f}; median of the rounds\' own ratios '
+          f'{statistics.median(paired):.3f}, quartiles {quartiles[0]:.3f} .. {quartiles[2]:.3f})')
     return 0
 
 
