@@ -26,6 +26,7 @@ from operator import contains
 from typing import Iterable, cast
 
 from flake8_escapes import escapes, paths
+from flake8_escapes.usage import CLAUSE_FIELDS, STATEMENT_FIELDS
 from flake8_escapes.literals import START, Position, Positions, char_col
 
 #: Nodes whose tokens are literals; a row strictly inside one may be inside a string token.
@@ -34,11 +35,9 @@ STRING_NODES = tuple(
 #: Literals whose parts only the tokenizer places.
 FORMATTED_NODES = tuple(getattr(ast, name) for name in ('JoinedStr', 'TemplateStr') if hasattr(ast, name))
 LINE_ENDS = ('\n', '\r\n')
-#: The fields of a statement that hold statements, in source order (those of
-#: ``Try``: body, handlers, orelse, finalbody), and those that hold clauses
-#: with a body of their own (``except ...:``, ``case ...:``).
-STATEMENT_FIELDS = ('body', 'handlers', 'cases', 'orelse', 'finalbody')
-CLAUSE_FIELDS = frozenset({'handlers', 'cases'})
+#: Rows from which a simple statement's literals are found in its AST rather
+#: than read from its text from the start (a table of thousands of rows).
+LONG_STATEMENT = 20
 ERRORTOKEN = tokenize.ERRORTOKEN
 STRING = tokenize.STRING
 TokenInfo = tokenize.TokenInfo
@@ -71,8 +70,11 @@ def quiet(line: str, str_only: bool = False) -> bool:
     ``paths.may_hold_path``): most rows with a backslash (``'\\n'``).
     ``str_only``: the file holds no bytes literal, so ``\\u....`` is everyday too."""
     everyday = escapes.EVERYDAY_STR_ROW if str_only else escapes.EVERYDAY_ROW
-    if everyday.fullmatch(line) is None:  # PLAIN_ROW's rows are EVERYDAY_ROW's too
-        return False
+    return everyday.fullmatch(line) is not None and _quiet_everyday(line)
+
+
+def _quiet_everyday(line: str) -> bool:
+    """``quiet`` for a row whose escapes are everyday ones (PLAIN_ROW's rows are among them)."""
     return not paths.may_hold_path(line) or escapes.PLAIN_ROW.fullmatch(line) is not None
 
 
@@ -80,9 +82,10 @@ def reportable_rows(lines: list[str]) -> list[int]:
     """The rows that hold a backslash and are not ``quiet``."""
     rows: list[int] = []
     str_only: bool | None = None  # known once a row needs it
-    for row in backslash_rows(lines):
-        line = lines[row - 1]
-        if quiet(line):
+    numbers = backslash_rows(lines)
+    texts = [lines[row - 1] for row in numbers]
+    for row, line, everyday in zip(numbers, texts, map(escapes.EVERYDAY_ROW.fullmatch, texts)):
+        if everyday is not None and _quiet_everyday(line):  # quiet(line), the first test in C for all rows
             continue
         if '\\u' in line or '\\U' in line:
             if str_only is None:
@@ -324,7 +327,9 @@ def read_literals(
         index = end
         if node is statements.tree or not _alone(node, lines):
             found = None
-        elif compound:  # the literals of its header and clauses only
+        elif compound or _end_row(node) - node.lineno >= LONG_STATEMENT:  # type: ignore[attr-defined]
+            # a compound statement's header and clauses; the literals of a
+            # long one (a table) that span the rows, found in its AST
             found = _literals_of(node, group, lines)
         else:
             found = statement_tokens(cast(ast.stmt, node), lines, group)

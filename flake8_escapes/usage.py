@@ -55,6 +55,11 @@ NUMBERED_CONTROLS = frozenset('\x01\x02\x03\x04\x05\x06\x07')
 DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 #: Statement parts that hold a body of their own besides expressions.
 CLAUSES = (ast.excepthandler, ast.match_case)
+#: The fields of a statement that hold statements, in source order (those of
+#: ``Try``: body, handlers, orelse, finalbody), and those that hold clauses
+#: with a body of their own (``except ...:``, ``case ...:``).
+STATEMENT_FIELDS = ('body', 'handlers', 'cases', 'orelse', 'finalbody')
+CLAUSE_FIELDS = frozenset({'handlers', 'cases'})
 REPLACEMENT = 'replacement'
 PATH = 'path'
 #: A pattern made of nothing but these characters is about backspaces on
@@ -326,20 +331,22 @@ class _Visitor(ast.NodeVisitor):
             elif isinstance(stmt, (ast.For, ast.AsyncFor)):
                 self.bind_loop(stmt)
             scope = self.scope_of(stmt)
-            for field, value in ast.iter_fields(stmt):
-                if isinstance(value, list) and value and isinstance(value[0], ast.stmt):
-                    if scope is not None and field == 'body':
-                        outer = self.chain
-                        self.chain = (*outer, scope)
-                        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                            self.bind_parameters(stmt)
-                        self.scan(value, True)
-                        self.chain = outer
-                    else:
-                        self.scan(value)
-                elif isinstance(value, list) and value and isinstance(value[0], CLAUSES):
+            for field in STATEMENT_FIELDS:  # only these fields hold statements (or clauses of them)
+                value = getattr(stmt, field, None)
+                if not value or not isinstance(value, list):
+                    continue
+                if field in CLAUSE_FIELDS:
                     for clause in value:
                         self.scan(clause.body)
+                elif scope is not None and field == 'body':
+                    outer = self.chain
+                    self.chain = (*outer, scope)
+                    if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                        self.bind_parameters(stmt)
+                    self.scan(value, True)
+                    self.chain = outer
+                else:
+                    self.scan(value)
 
     def visit_lines(self, lines: list[int]) -> None:
         """Visit the expressions of the statements that span one of ``lines`` (sorted)."""
