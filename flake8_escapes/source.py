@@ -391,15 +391,20 @@ def string_tokens(
     """The STRING tokens of a str or bytes literal (its implicitly
     concatenated parts; given ``rows``, those that hold a backslash and span
     one of them), read from its text at the AST's place; None if the text is
-    not string parts with only blanks, comments and line breaks between them."""
+    not string parts with only blanks, comments and line breaks between them.
+    Given ``rows``, the parts that start after the last of them are not read."""
     row, text, at, end = _text_of(node, lines)
+    last = node.end_lineno or row
+    after = end  # where the rows after the last of ``rows`` start in ``text``
+    if rows and rows[-1] < last:
+        after = len(text) - sum(map(len, lines[rows[-1]:last]))
     spans = []
     while True:
         match = STRING_LITERAL.match(text, at, end)
         if match is None:
             return None
         spans.append(match.span())
-        if match.end() == end:
+        if match.end() == end or match.end() >= after:
             break
         between = BETWEEN.match(text, match.end(), end)  # it matches the empty text too
         at = between.end() if between else match.end()
