@@ -26,8 +26,8 @@ from operator import contains
 from typing import Iterable, cast
 
 from flake8_escapes import escapes, paths
-from flake8_escapes.usage import CLAUSE_FIELDS, STATEMENT_FIELDS
 from flake8_escapes.literals import START, Position, Positions, char_col
+from flake8_escapes.usage import CLAUSE_FIELDS, STATEMENT_FIELDS
 
 #: Nodes whose tokens are literals; a row strictly inside one may be inside a string token.
 STRING_NODES = tuple(
@@ -327,7 +327,7 @@ def read_literals(
         index = end
         if node is statements.tree or not _alone(node, lines):
             found = None
-        elif compound or _end_row(node) - node.lineno >= LONG_STATEMENT:  # type: ignore[attr-defined]
+        elif compound or _end_row(node) - getattr(node, 'lineno') >= LONG_STATEMENT:
             # a compound statement's header and clauses; the literals of a
             # long one (a table) that span the rows, found in its AST
             found = _literals_of(node, group, lines)
