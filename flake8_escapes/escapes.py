@@ -103,13 +103,14 @@ EVERYDAY_ONLY = {
 #: (A row starts either outside any literal, where a backslash only ends the
 #: row or stands in a comment, or inside one right after a line break, where
 #: escapes pair afresh: a line break always ends an escape.)
-PLAIN_ROW = re.compile(r"""[^\\]*(?:\\[\\'"][^\\]*)*(?:\\\r?\n)?""")
+_ROW = r"""[^\\]*(?:\\(?:{})[^\\]*)*(?:\\\r?\n)?"""  # these escapes only; runs of text in C
+PLAIN_ROW = re.compile(_ROW.format(r"""[\\'"]"""))
 #: The same, with everyday escapes that only a Windows path makes hazards
 #: (``\\n``, ``\\t``, ``\\x41``, ...: ESC501); not ``\\u``, ``\\U``, ``\\N`` (ESC302 in bytes).
-EVERYDAY_ROW = re.compile(r"""[^\\]*(?:\\(?:[\\'"afnrtv]|x[0-9a-fA-F]{2})[^\\]*)*(?:\\\r?\n)?""")
+EVERYDAY_ROW = re.compile(_ROW.format(r"""[\\'"afnrtv]|x[0-9a-fA-F]{2}"""))
 #: The same with ``\\u....`` and ``\\U........``, for a file that holds no bytes literal.
 EVERYDAY_STR_ROW = re.compile(
-    r"""[^\\]*(?:\\(?:[\\'"afnrtv]|x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8})[^\\]*)*(?:\\\r?\n)?""")
+    _ROW.format(r"""[\\'"afnrtv]|x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}"""))
 #: A bytes literal's prefix (a real one never follows a letter, a digit or
 #: ``_``); text that merely looks like one only makes a file be taken for
 #: one that holds bytes.

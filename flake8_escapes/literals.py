@@ -187,12 +187,13 @@ def candidates(tokens: list[tokenize.TokenInfo], lines: list[str]) -> list[int]:
     file: it finds the lines that hold a backslash (in C: map, compress), and
     for each backslash the token that holds it, by bisection on the tokens'
     starts (they are sorted).  A multi-line string is found from any of its
-    lines.  Tokens fewer than those lines (the plugin's own, see
-    ``source.tokens_for``) are each looked at instead.
+    lines.  Tokens fewer than the lines (a whole file gives more: the
+    plugin's own, see ``source.tokens_for``) are each looked at instead,
+    with no pass over the lines.
     """
-    rows = list(compress(count(1), map(contains, lines, repeat('\\'))))
-    if len(tokens) <= len(rows):  # the few tokens the plugin read (source.tokens_for): look at each
+    if len(tokens) <= len(lines):
         return [index for index, tok in enumerate(tokens) if tok[0] in PIECE_TYPES and '\\' in tok[1]]
+    rows = compress(count(1), map(contains, lines, repeat('\\')))
     found: list[int] = []
     lo = 0
     for row in rows:
