@@ -111,13 +111,32 @@ EVERYDAY_ROW = re.compile(_ROW.format(r"""[\\'"afnrtv]|x[0-9a-fA-F]{2}"""))
 #: The same with ``\\u....`` and ``\\U........``, for a file that holds no bytes literal.
 EVERYDAY_STR_ROW = re.compile(
     _ROW.format(r"""[\\'"afnrtv]|x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}"""))
-#: A bytes literal's prefix (a real one never follows a letter, a digit or
-#: ``_``); text that merely looks like one only makes a file be taken for
-#: one that holds bytes.
-BYTES_PREFIX = re.compile(r"""(?<!\w)(?:[bB][rR]?|[rR][bB])['"]""")
-#: What a text with a bytes literal holds (each prefix's end and a quote): a
-#: text with none of them needs no ``BYTES_PREFIX`` search (in C, much faster).
+#: The ends of a bytes literal's prefixes, with the quote after them.
 BYTES_ENDS = ("b'", 'b"', "B'", 'B"', "br'", 'br"', "bR'", 'bR"', "Br'", 'Br"', "BR'", 'BR"')
+#: What may not stand right before a bytes literal's prefix.
+_BEFORE_PREFIX = re.compile(r"""[\w'"]""")
+
+
+def holds_bytes(text: str) -> bool:
+    """Does ``text`` (a file's source) spell a bytes literal's prefix?
+
+    A real prefix never follows a letter, a digit or ``_``; nor a quote
+    (``'b'`` is a str): a bytes literal right after another literal's closing
+    quote (``b'a'b'b'``) comes after a bytes literal, which is found first
+    (after a str one it is a SyntaxError).  Text that merely looks like a
+    prefix (in a comment) only makes a file be taken for one that holds
+    bytes.  Each end is found in C (``str.find``), not by a regex that tries
+    every character.
+    """
+    find = text.find
+    for end in BYTES_ENDS:
+        at = find(end)
+        while at != -1:
+            start = at - 1 if at and len(end) == 2 and text[at - 1] in 'rR' else at  # rb'...'
+            if not start or _BEFORE_PREFIX.match(text, start - 1) is None:
+                return True
+            at = find(end, at + 1)
+    return False
 
 
 def kind_of_lone(char: str, is_bytes: bool) -> str:

@@ -89,9 +89,7 @@ def reportable_rows(lines: list[str]) -> list[int]:
             continue
         if '\\u' in line or '\\U' in line:
             if str_only is None:
-                text = ''.join(lines)
-                str_only = (not any(map(text.__contains__, escapes.BYTES_ENDS))
-                            or escapes.BYTES_PREFIX.search(text) is None)
+                str_only = not escapes.holds_bytes(''.join(lines))
             if str_only and quiet(line, str_only):
                 continue
         rows.append(row)

@@ -55,6 +55,10 @@ def whole_file_reports(tree: ast.AST, lines: list[str]) -> list[tuple[int, int, 
     ("x = '\\u00e9\\U0001f600'\n", False),                   # \u in a file with no bytes literal
     ("x = '\\u00e9'\ny = b'a'\n", True),                     # ... with one (\u is ESC302 there)
     ("x = b'''a\n\\u00e9'''\n", True),                       # ... the row inside one
+    ("x = '\\u00e9'\ny = 'b' + 'B'\n", False),                # ... 'b' and 'B' are str literals
+    ("x = '\\u00e9'\ny = b'a'b'c'\n", True),                 # ... concatenated bytes
+    ("x = '\\u00e9'\ny = [rb'a']\n", True),                  # ... a raw one, after a bracket
+    ("x = '\\u00e9'\ny = 'ab' 'c'\n", False),                # ... a str that ends in b
     ("x = 'C:\\new'\n", True),                               # ... but in a path (ESC501)
     ("x = '\\new.txt'\n", True),                             # a file name after a separator
     ("x = 'data\\new.txt'\n", True),                         # names ending in one
