@@ -27,7 +27,7 @@ from typing import Iterable, cast
 
 from flake8_escapes import escapes, paths
 from flake8_escapes.literals import START, Position, Positions, char_col
-from flake8_escapes.usage import CLAUSE_FIELDS, STATEMENT_FIELDS
+from flake8_escapes.usage import statement_parts
 
 #: Nodes whose tokens are literals; a row strictly inside one may be inside a string token.
 STRING_NODES = tuple(
@@ -142,10 +142,10 @@ class Statements:
         found = self._children.get(id(node))
         if found is None:
             found = []
-            for field in STATEMENT_FIELDS:  # only statements hold statements, in these fields
+            for field, clauses in statement_parts(type(node)):  # only statements hold statements
                 value = getattr(node, field, None)
                 if value and isinstance(value, list):  # not an IfExp's or a Lambda's body
-                    if field in CLAUSE_FIELDS:
+                    if clauses:
                         for clause in value:
                             found.extend(clause.body)
                     else:

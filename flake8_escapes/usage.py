@@ -38,7 +38,8 @@ import functools
 import re
 import sys
 from bisect import bisect_left, bisect_right, insort
-from operator import itemgetter
+from itertools import compress, repeat
+from operator import itemgetter, le
 from typing import Iterable, NamedTuple, Optional
 
 from flake8_escapes.literals import char_col as _char_col
@@ -60,11 +61,26 @@ CLAUSES = (ast.excepthandler, ast.match_case)
 #: with a body of their own (``except ...:``, ``case ...:``).
 STATEMENT_FIELDS = ('body', 'handlers', 'cases', 'orelse', 'finalbody')
 CLAUSE_FIELDS = frozenset({'handlers', 'cases'})
+#: Statements that bind names for the role pass (``_Visitor.scan``).
+BINDING_STATEMENTS = frozenset({ast.Import, ast.ImportFrom, ast.Assign, ast.AnnAssign, ast.For, ast.AsyncFor})
 REPLACEMENT = 'replacement'
 PATH = 'path'
 #: A pattern made of nothing but these characters is about backspaces on
 #: purpose: pydoc's re.sub('.\b', '', text) removes terminal overstrike.
 BACKSPACE_PATTERN_CHARS = frozenset('\b.*+?[]^()')
+_STATEMENT_PARTS: dict[type, tuple[tuple[str, bool], ...]] = {}
+
+
+def statement_parts(kind: type) -> tuple[tuple[str, bool], ...]:
+    """The ``STATEMENT_FIELDS`` a statement type has, each with whether it
+    holds clauses (``CLAUSE_FIELDS``); none for a simple statement.  Known
+    per type, so that a statement's fields are not looked for one by one."""
+    parts = _STATEMENT_PARTS.get(kind)
+    if parts is None:
+        fields = getattr(kind, '_fields', ())
+        parts = _STATEMENT_PARTS[kind] = tuple(
+            (field, field in CLAUSE_FIELDS) for field in STATEMENT_FIELDS if field in fields)
+    return parts
 
 
 class Role(NamedTuple):
@@ -307,6 +323,7 @@ class _Visitor(ast.NodeVisitor):
         self.fragments: set[int] = set()       # id() of the role expressions that are part of a pattern
         self.walrus = True                     # bind the names of walruses (the first visit)
         self.walked: set[int] = set()          # id() of the values loops bind from a table's items
+        self._rows: tuple[list[int], list[int]] | None = None  # the statements' first and end rows
 
     # Statements ------------------------------------------------------------
     def spans_candidate(self, node: ast.AST) -> bool:
@@ -317,25 +334,21 @@ class _Visitor(ast.NodeVisitor):
     def scan(self, body: list[ast.stmt], docstring_first: bool = False) -> None:
         """Bind the names of every statement, and keep each statement with its
         scopes for ``visit_lines`` (a function may use a name bound below it)."""
+        append = self.statements.append
         for index, stmt in enumerate(body):
-            self.statements.append((stmt, self.chain, index == 0 and docstring_first))
-            if isinstance(stmt, ast.Import):
-                self.visit_Import(stmt)
-            elif isinstance(stmt, ast.ImportFrom):
-                self.visit_ImportFrom(stmt)
-            elif isinstance(stmt, ast.Assign):
-                for target in stmt.targets:
-                    self.bind(target, stmt.value, stmt)
-            elif isinstance(stmt, ast.AnnAssign) and stmt.value is not None:
-                self.bind(stmt.target, stmt.value, stmt)
-            elif isinstance(stmt, (ast.For, ast.AsyncFor)):
-                self.bind_loop(stmt)
+            append((stmt, self.chain, index == 0 and docstring_first))
+            kind = type(stmt)
+            if kind in BINDING_STATEMENTS:
+                self.bind_statement(stmt)
+            parts = statement_parts(kind)
+            if not parts:  # a simple statement
+                continue
             scope = self.scope_of(stmt)
-            for field in STATEMENT_FIELDS:  # only these fields hold statements (or clauses of them)
+            for field, clauses in parts:  # only these fields hold statements (or clauses of them)
                 value = getattr(stmt, field, None)
                 if not value or not isinstance(value, list):
                     continue
-                if field in CLAUSE_FIELDS:
+                if clauses:
                     for clause in value:
                         self.scan(clause.body)
                 elif scope is not None and field == 'body':
@@ -348,12 +361,35 @@ class _Visitor(ast.NodeVisitor):
                 else:
                     self.scan(value)
 
+    def bind_statement(self, stmt: ast.stmt) -> None:
+        """Bind the names of an import, an assignment or a loop."""
+        if isinstance(stmt, ast.Import):
+            self.visit_Import(stmt)
+        elif isinstance(stmt, ast.ImportFrom):
+            self.visit_ImportFrom(stmt)
+        elif isinstance(stmt, ast.Assign):
+            for target in stmt.targets:
+                self.bind(target, stmt.value, stmt)
+        elif isinstance(stmt, ast.AnnAssign) and stmt.value is not None:
+            self.bind(stmt.target, stmt.value, stmt)
+        elif isinstance(stmt, (ast.For, ast.AsyncFor)):
+            self.bind_loop(stmt)
+
+    def spanning(self, lines: list[int]) -> Iterable[tuple[ast.stmt, tuple[_Scope, ...], bool]]:
+        """The kept statements that span one of ``lines`` (sorted), tested in C
+        (``map``): a large module has thousands of statements and few such lines."""
+        if self._rows is None or len(self._rows[0]) != len(self.statements):
+            firsts = [stmt.lineno for stmt, _, _ in self.statements]
+            self._rows = (firsts, [stmt.end_lineno or stmt.lineno for stmt, _, _ in self.statements])
+        firsts, ends = self._rows
+        # the first of ``lines`` at or after each statement's first row (past the end: none)
+        after = [*lines, sys.maxsize].__getitem__
+        return compress(self.statements, map(le, map(after, map(bisect_left, repeat(lines), firsts)), ends))
+
     def visit_lines(self, lines: list[int]) -> None:
         """Visit the expressions of the statements that span one of ``lines`` (sorted)."""
         self.lines = lines
-        for stmt, chain, docstring in self.statements:
-            if not self.spans_candidate(stmt):
-                continue
+        for stmt, chain, docstring in self.spanning(lines):
             self.chain = chain
             if isinstance(stmt, ast.Expr) and is_string(stmt.value) and not docstring:
                 self.roles.append((stmt.value, DISCARDED))

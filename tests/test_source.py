@@ -222,7 +222,9 @@ def test_standard_library_statements_give_the_files_escapes():
         assert [item for item in expected if item not in found and item.line not in quiet] == [], path
         assert list(checks.all_reports(tree, some, lines, {})) == list(
             checks.all_reports(tree, tokens, lines, {})), path
-    assert partial > files // 4  # 852 of 1,784 files on 3.11, 323 of 665 on Debian's 3.15
+    # Files read in part (the rest are all quiet, or have no backslash): 461 of
+    # 1,784 on 3.11, 442 of 1,707 on 3.10, 139 of 626 on Debian's 3.14.
+    assert partial > files // 6
 
 
 @pytest.mark.slow
