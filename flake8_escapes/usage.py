@@ -38,8 +38,7 @@ import functools
 import re
 import sys
 from bisect import bisect_left, bisect_right, insort
-from itertools import compress, repeat
-from operator import itemgetter, le
+from operator import itemgetter
 from typing import Iterable, NamedTuple, Optional
 
 from flake8_escapes.literals import char_col as _char_col
@@ -323,7 +322,6 @@ class _Visitor(ast.NodeVisitor):
         self.fragments: set[int] = set()       # id() of the role expressions that are part of a pattern
         self.walrus = True                     # bind the names of walruses (the first visit)
         self.walked: set[int] = set()          # id() of the values loops bind from a table's items
-        self._rows: tuple[list[int], list[int]] | None = None  # the statements' first and end rows
 
     # Statements ------------------------------------------------------------
     def spans_candidate(self, node: ast.AST) -> bool:
@@ -375,21 +373,12 @@ class _Visitor(ast.NodeVisitor):
         elif isinstance(stmt, (ast.For, ast.AsyncFor)):
             self.bind_loop(stmt)
 
-    def spanning(self, lines: list[int]) -> Iterable[tuple[ast.stmt, tuple[_Scope, ...], bool]]:
-        """The kept statements that span one of ``lines`` (sorted), tested in C
-        (``map``): a large module has thousands of statements and few such lines."""
-        if self._rows is None or len(self._rows[0]) != len(self.statements):
-            firsts = [stmt.lineno for stmt, _, _ in self.statements]
-            self._rows = (firsts, [stmt.end_lineno or stmt.lineno for stmt, _, _ in self.statements])
-        firsts, ends = self._rows
-        # the first of ``lines`` at or after each statement's first row (past the end: none)
-        after = [*lines, sys.maxsize].__getitem__
-        return compress(self.statements, map(le, map(after, map(bisect_left, repeat(lines), firsts)), ends))
-
     def visit_lines(self, lines: list[int]) -> None:
         """Visit the expressions of the statements that span one of ``lines`` (sorted)."""
         self.lines = lines
-        for stmt, chain, docstring in self.spanning(lines):
+        for stmt, chain, docstring in self.statements:
+            if not self.spans_candidate(stmt):
+                continue
             self.chain = chain
             if isinstance(stmt, ast.Expr) and is_string(stmt.value) and not docstring:
                 self.roles.append((stmt.value, DISCARDED))
