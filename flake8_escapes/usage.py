@@ -39,7 +39,7 @@ import re
 import sys
 from bisect import bisect_left, bisect_right, insort
 from operator import itemgetter
-from typing import Iterable, NamedTuple, Optional
+from typing import Any, Callable, Iterable, NamedTuple, Optional
 
 from flake8_escapes.literals import char_col as _char_col
 
@@ -60,8 +60,6 @@ CLAUSES = (ast.excepthandler, ast.match_case)
 #: with a body of their own (``except ...:``, ``case ...:``).
 STATEMENT_FIELDS = ('body', 'handlers', 'cases', 'orelse', 'finalbody')
 CLAUSE_FIELDS = frozenset({'handlers', 'cases'})
-#: Statements that bind names for the role pass (``_Visitor.scan``).
-BINDING_STATEMENTS = frozenset({ast.Import, ast.ImportFrom, ast.Assign, ast.AnnAssign, ast.For, ast.AsyncFor})
 REPLACEMENT = 'replacement'
 PATH = 'path'
 #: A pattern made of nothing but these characters is about backspaces on
@@ -322,6 +320,12 @@ class _Visitor(ast.NodeVisitor):
         self.fragments: set[int] = set()       # id() of the role expressions that are part of a pattern
         self.walrus = True                     # bind the names of walruses (the first visit)
         self.walked: set[int] = set()          # id() of the values loops bind from a table's items
+        # the statements that bind names, by type, and what binds them
+        self.binders: dict[type, Callable[[Any], None]] = {
+            ast.Import: self.visit_Import, ast.ImportFrom: self.visit_ImportFrom,
+            ast.Assign: self.bind_assign, ast.AnnAssign: self.bind_annotated,
+            ast.For: self.bind_loop, ast.AsyncFor: self.bind_loop,
+        }
 
     # Statements ------------------------------------------------------------
     def spans_candidate(self, node: ast.AST) -> bool:
@@ -336,8 +340,9 @@ class _Visitor(ast.NodeVisitor):
         for index, stmt in enumerate(body):
             append((stmt, self.chain, index == 0 and docstring_first))
             kind = type(stmt)
-            if kind in BINDING_STATEMENTS:
-                self.bind_statement(stmt)
+            binder = self.binders.get(kind)
+            if binder is not None:
+                binder(stmt)
             parts = statement_parts(kind)
             if not parts:  # a simple statement
                 continue
@@ -359,19 +364,13 @@ class _Visitor(ast.NodeVisitor):
                 else:
                     self.scan(value)
 
-    def bind_statement(self, stmt: ast.stmt) -> None:
-        """Bind the names of an import, an assignment or a loop."""
-        if isinstance(stmt, ast.Import):
-            self.visit_Import(stmt)
-        elif isinstance(stmt, ast.ImportFrom):
-            self.visit_ImportFrom(stmt)
-        elif isinstance(stmt, ast.Assign):
-            for target in stmt.targets:
-                self.bind(target, stmt.value, stmt)
-        elif isinstance(stmt, ast.AnnAssign) and stmt.value is not None:
+    def bind_assign(self, stmt: ast.Assign) -> None:
+        for target in stmt.targets:
+            self.bind(target, stmt.value, stmt)
+
+    def bind_annotated(self, stmt: ast.AnnAssign) -> None:
+        if stmt.value is not None:
             self.bind(stmt.target, stmt.value, stmt)
-        elif isinstance(stmt, (ast.For, ast.AsyncFor)):
-            self.bind_loop(stmt)
 
     def visit_lines(self, lines: list[int]) -> None:
         """Visit the expressions of the statements that span one of ``lines`` (sorted)."""
