@@ -78,8 +78,10 @@ SURVEYS = {
               'listed before 2016', DATA, '', PATHS_OLD, 50),
         Group('CSV, pandas, dataframes, data analysis, machine learning, images or OpenCV, '
               'listed since 2016', DATA, PATHS_OLD, '', 50),
-        Group('scripts, automation, batch, folders or files, listed before 2016', SCRIPTING, '', PATHS_OLD, 50),
-        Group('scripts, automation, batch, folders or files, listed since 2016', SCRIPTING, PATHS_OLD, '', 50),
+        Group('scripts, automation, batch, folders or files, listed before 2016',
+              SCRIPTING, '', PATHS_OLD, 50),
+        Group('scripts, automation, batch, folders or files, listed since 2016',
+              SCRIPTING, PATHS_OLD, '', 50),
     )),
     'science': Survey('Science survey (issue 23, ESC6xx)', 20261205, EARLIER + ('survey_paths.txt',), tuple(
         Group(f'{what}, listed {era}', pattern, since, until, 28)
