@@ -10,8 +10,9 @@ gone (a false alarm silenced, or a real hazard missed; with the exemption that
 silenced it when the run recorded one), and per code: reports,
 true and false among the triaged ones, new ones, and the precision counting
 the new ones as unknown (bounds: all false .. all true).  Exits 1 when there
-are new reports.  With --select (the run's own), triaged rows of other codes
-are left out.  The table holds every report triaged so far, whichever
+are new reports.  With --select, the run's rows and the triaged rows of other
+codes are left out (so a run that also selected ESC3 compares with a table of
+ESC4/ESC5 verdicts).  The table holds every report triaged so far, whichever
 checker version first made it.
 """
 from __future__ import annotations
@@ -47,7 +48,7 @@ def main() -> int:
                         help='the prefixes the run selected (repeat, or separate by commas); default: all')
     args = parser.parse_args()
     prefixes = tuple(p.strip() for item in args.select or [''] for p in item.split(','))
-    run = table(args.new)
+    run = [row for row in table(args.new) if row['code'].startswith(prefixes)]  # e.g. an ESC3 run's ESC301
     new = [row for row in run if not row.get('exemption')]
     silenced = {key(row): row['exemption'] for row in run if row.get('exemption')}
     triaged = {key(row): row for row in table(args.triage) if row['code'].startswith(prefixes)}
