@@ -76,7 +76,8 @@ REGEX_FUNCTIONS = tuple(
     row
     for module in ('re', 'regex')
     for row in (
-        *_functions([f'{module}.{name}' for name in (*_RE_PATTERN_FIRST, 'sub', 'subn')], PATTERN, 0, 'pattern'),
+        *_functions([f'{module}.{name}' for name in (*_RE_PATTERN_FIRST, 'sub', 'subn')],
+                    PATTERN, 0, 'pattern'),
         *_functions([f'{module}.sub', f'{module}.subn'], REPLACEMENT, 1, 'repl'),
     )
 )

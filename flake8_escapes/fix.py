@@ -504,7 +504,7 @@ def _checked(units: list[_Unit], context: _Context) -> tuple[list[_Unit], list[L
                 near = {f.line for u in units for _, f in u.items} | {u.start[0] for u in units}
                 roles = {role.start: role  # a literal's role, found by its start (linear)
                          for role in role_pass.literal_roles(context.tree, context.lines, context.functions,
-                                                         sorted(near))
+                                                             sorted(near))
                          if role.role in (role_pass.PATTERN, role_pass.REPLACEMENT)}
                 patterns = patterns_by_argument(context.tree)
             reason = _regex_problem(unit, new, roles, patterns, context.lines)

@@ -126,7 +126,8 @@ class Values:
             chain.append(node)
             node = node.left
         else:
-            found = isinstance(node, ast.Call) and self.names.qualified(node.func) in apis.PATH_VALUE_FUNCTIONS
+            found = (isinstance(node, ast.Call)
+                     and self.names.qualified(node.func) in apis.PATH_VALUE_FUNCTIONS)
         for step in chain:
             self.path_values[step] = found
         return found
@@ -346,7 +347,8 @@ class _Visitor:
                     self.lexer_rule(rule.elts[0])
 
     def lexer_rule(self, first: ast.expr) -> None:
-        """The first item of a rule is a pattern, or ``words(...)`` whose prefix and suffix are parts of one."""
+        """The first item of a rule is a pattern, or ``words(...)``, whose prefix and
+        suffix are parts of one."""
         if isinstance(first, ast.Call) and self.names.qualified(first.func) in apis.LEXER_WORDS:
             for item in first.keywords:
                 if item.arg in apis.LEXER_WORDS_KEYWORDS:

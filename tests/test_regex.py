@@ -22,7 +22,8 @@ from test_flake8 import flake8
 
 
 @pytest.mark.parametrize('value, expected', [
-    ('mylib.rx_sub:0:1', (apis.Api('mylib.rx_sub', apis.PATTERN, (0,)), apis.Api('mylib.rx_sub', apis.REPLACEMENT, (1,)))),
+    ('mylib.rx_sub:0:1',
+     (apis.Api('mylib.rx_sub', apis.PATTERN, (0,)), apis.Api('mylib.rx_sub', apis.REPLACEMENT, (1,)))),
     (' a.b:0 , c::2 ', (apis.Api('a.b', apis.PATTERN, (0,)), apis.Api('c', apis.REPLACEMENT, (2,)))),
     ('', ()),
 ])
