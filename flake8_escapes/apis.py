@@ -37,6 +37,7 @@ COMPILED_METHOD = 'compiled pattern method'
 MATCH_METHOD = 'match method'
 #: a method of a pandas ``.str`` accessor (``df.col.str.contains``).
 STR_METHOD = '.str method'
+STR_ACCESSOR = 'str'
 
 #: When a row applies: always, only with ``regex=True``, or unless ``regex=False``.
 ALWAYS = ''
@@ -67,6 +68,8 @@ def _functions(names: Iterable[str], role: str, position: int | None, keyword: s
     return [Api(name, role, positions, keywords) for name in names]
 
 
+#: The modules of ``REGEX_FUNCTIONS``, as a module looking for a marker names them (``re.sub('\\1', ...)``).
+REGEX_MODULES = ('re', 'regex')
 _RE_PATTERN_FIRST = ('compile', 'search', 'match', 'fullmatch', 'findall', 'finditer', 'split',
                      'template', 'splititer', 'subf', 'subfn')
 #: https://docs.python.org/3/library/re.html#functions, and the regex
@@ -74,7 +77,7 @@ _RE_PATTERN_FIRST = ('compile', 'search', 'match', 'fullmatch', 'findall', 'find
 #: takes a format-style replacement, where a backslash means nothing.
 REGEX_FUNCTIONS = tuple(
     row
-    for module in ('re', 'regex')
+    for module in REGEX_MODULES
     for row in (
         *_functions([f'{module}.{name}' for name in (*_RE_PATTERN_FIRST, 'sub', 'subn')],
                     PATTERN, 0, 'pattern'),

@@ -199,7 +199,7 @@ class Calls:
             return found if self.values.is_compiled(owner) else None
         if receiver == apis.MATCH_METHOD:
             return found if self.values.is_match(owner) else None
-        return found if isinstance(owner, ast.Attribute) and owner.attr == 'str' else None
+        return found if isinstance(owner, ast.Attribute) and owner.attr == apis.STR_ACCESSOR else None
 
     def take_paths(self, node: ast.Call, row: apis.Api) -> None:
         """Every argument the row names is a path (the items of a list too)."""
@@ -539,7 +539,7 @@ def _looked_for(node: ast.AST) -> ast.expr | None:
         if method in apis.LOOKUP_METHODS:
             return node.args[0]
         owner = node.func.value
-        if (method in apis.PATTERN_FIRST and isinstance(owner, ast.Name) and owner.id in ('re', 'regex')
+        if (method in apis.PATTERN_FIRST and isinstance(owner, ast.Name) and owner.id in apis.REGEX_MODULES
                 and groupless(node.args[0])):
             return node.args[0]
     elif isinstance(node, ast.Compare) and isinstance(node.ops[0], (ast.In, ast.NotIn)):
