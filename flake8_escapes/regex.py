@@ -169,7 +169,7 @@ class Candidate(NamedTuple):
 
     found: Found
     code: str                     # ESC401 or ESC402
-    role: role_pass.Role | None       # its pattern, replacement or discarded role
+    role: role_pass.Role | None   # its pattern, replacement or discarded role
     facts: PieceFacts
     markers: Callable[[], Markers]   # control characters the module looks for, and where
 
