@@ -227,6 +227,9 @@ TABLE_CASES = {
         name: (f"m = re.compile(x).{name}(s)\nm.expand('(\\1)')", {'ESC401'})
         for name in ('match', 'search', 'fullmatch')
     },
+    'MATCH_EXPAND': {
+        'expand': ("m = re.fullmatch(x, s)\nm.expand('(\\1)')", {'ESC401'}),
+    },
     'COMPILE_FUNCTIONS': {
         name: (f"p = {name}(x)\np.sub('(\\1)', s)", {'ESC401'}) for name in ('re.compile', 'regex.compile')
     },
