@@ -1,22 +1,23 @@
 """All the checks of one file: the escapes, the AST roles when needed, each family's reports.
 
 The families live in their own modules: ``invalid`` (ESC3xx), ``regex`` (ESC4xx)
-and ``paths`` (ESC5xx); ``usage`` says where a literal is used.
+and ``paths`` (ESC5xx); ``roles`` says where a literal is used (reading ``names`` and
+the ``apis`` rows), and hands the regex family what it needs about the module.
 """
 from __future__ import annotations
 
 import ast
 import tokenize
-from typing import Iterator
+from typing import Iterable, Iterator
 
-from flake8_escapes import invalid, literals, paths, regex, rules, usage
+from flake8_escapes import apis, invalid, literals, paths, regex, roles, rules
 
 
 def all_reports(
     tree: ast.AST,
     tokens: list[tokenize.TokenInfo],
     lines: list[str],
-    regex_functions: dict[str, usage.Signature],
+    regex_functions: Iterable[apis.Api],
     *,
     silenced: list[rules.Silenced] | None = None,
 ) -> Iterator[rules.Report]:
@@ -32,12 +33,13 @@ def all_reports(
     candidates = [item for item in found if regex.is_regex_candidate(item)]
     maybe_paths = [item for item in found
                    if item.kept == paths.PATH_IF_USED and paths.is_path_hazard(item.escape)]
-    roles: list[usage.Role] = []
+    used: list[roles.Role] = []
     if candidates or maybe_paths:  # the AST pass only for files that need it
         candidate_lines = sorted({item.line for item in candidates + maybe_paths})
-        roles = usage.literal_roles(tree, lines, regex_functions, candidate_lines)
-    reports.extend(paths.reports(found, roles, judge, silenced))
+        used = roles.literal_roles(tree, lines, regex_functions, candidate_lines)
+    reports.extend(paths.reports(found, used, judge, silenced))
     if candidates:
-        reports.extend(regex.reports(candidates, roles, tree, silenced, lines))
+        looked_for = roles.looked_for_later(tree, lines)  # walked only if an exemption asks
+        reports.extend(regex.reports(candidates, used, silenced, looked_for))
     for line, col, rule, fields in reports:
         yield rules.Report(line, col, rule, fields, at[line, col])

@@ -17,7 +17,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Iterator, Sequence, TextIO
 
-from flake8_escapes import __version__, check, config, fix, rules, usage
+from flake8_escapes import __version__, apis, check, config, fix, rules
 
 FIXABLE = fix.SAFE + fix.UNSAFE
 READ_FLAGS = os.O_RDONLY | getattr(os, 'O_NONBLOCK', 0) | getattr(os, 'O_BINARY', 0)
@@ -138,7 +138,7 @@ def _files(settings: config.Config, paths: list[str]) -> Iterator[str]:
 
 def fix_file(
     path: str, args: argparse.Namespace, codes: set[str],
-    regex_functions: dict[str, usage.Signature], unsafe_left: list[str],
+    regex_functions: tuple[apis.Api, ...], unsafe_left: list[str],
 ) -> int:
     """Fix one file: its exit status (0, 1 or 2); every problem is one line."""
     name = shown(path)

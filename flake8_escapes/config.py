@@ -29,7 +29,7 @@ from flake8.options.parse_args import parse_args
 from flake8.plugins import reporter
 from flake8.style_guide import Decision, StyleGuideManager
 
-from flake8_escapes import usage
+from flake8_escapes import apis
 from flake8_escapes.plugin import REGEX_FUNCTIONS_OPTION, regex_functions_argument
 
 LOG = logging.getLogger(__name__)
@@ -98,7 +98,7 @@ class Config:
         self.guide = StyleGuideManager(self.options, self.formatter)
         value = getattr(self.options, 'escapes_regex_functions', '')
         # argparse converts a default given as text; flake8 6 may hand over the raw value
-        self.regex_functions: dict[str, usage.Signature] = (
+        self.regex_functions: tuple[apis.Api, ...] = (
             regex_functions_argument(value) if isinstance(value, str) else value)
 
     def reports(self, code: str, path: str) -> bool:

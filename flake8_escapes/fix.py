@@ -44,7 +44,7 @@ import tokenize
 import warnings
 from typing import Any, NamedTuple, Sequence, TypeVar
 
-from flake8_escapes import checks, escapes, invalid, literals, rules, usage
+from flake8_escapes import apis, checks, escapes, invalid, literals, roles as role_pass, rules
 
 try:  # flake8's own noqa regexes, so that the fixer skips exactly what flake8 silences
     from flake8.defaults import NOQA_FILE, NOQA_INLINE_REGEXP
@@ -439,7 +439,7 @@ def patterns_by_argument(tree: ast.AST) -> dict[tuple[int, int], str | bytes | N
     return found
 
 
-def _regex_problem(unit: _Unit, new_source: str, roles: dict[tuple[int, int], usage.Role],
+def _regex_problem(unit: _Unit, new_source: str, roles: dict[tuple[int, int], role_pass.Role],
                    patterns: dict[tuple[int, int], str | bytes | None], lines: list[str]) -> str | None:
     """Why the fixed regex literal would break the program, or None."""
     try:
@@ -447,9 +447,9 @@ def _regex_problem(unit: _Unit, new_source: str, roles: dict[tuple[int, int], us
     except (SyntaxError, ValueError, RecursionError):
         return None  # an f-string: its value is not known here
     line, col = unit.start
-    kinds = (usage.PATTERN, usage.REPLACEMENT)
-    used = roles.get(unit.start) or usage.role_at(list(roles.values()), line, col, kinds)
-    if used is not None and used.role == usage.REPLACEMENT:
+    kinds = (role_pass.PATTERN, role_pass.REPLACEMENT)
+    used = roles.get(unit.start) or role_pass.role_at(list(roles.values()), line, col, kinds)
+    if used is not None and used.role == role_pass.REPLACEMENT:
         col_bytes = len(lines[line - 1][:col].encode('utf-8'))
         return _template_errors(value, patterns.get((line, col_bytes)))
     problem = _pattern_errors(value)
@@ -464,7 +464,7 @@ class _Context(NamedTuple):
     tree: ast.AST
     tokens: list[tokenize.TokenInfo]
     starts: dict[tuple[int, int], int]
-    functions: dict[str, usage.Signature]
+    functions: tuple[apis.Api, ...]
 
 
 Planned = dict[literals.Piece, list[tuple[str, literals.Found]]]
@@ -488,7 +488,7 @@ def _checked(units: list[_Unit], context: _Context) -> tuple[list[_Unit], list[L
     left: list[LeftAlone] = []
     chosen: list[_Unit] = []
     refused: list[_Unit] = []
-    roles: dict[tuple[int, int], usage.Role] | None = None
+    roles: dict[tuple[int, int], role_pass.Role] | None = None
     patterns: dict[tuple[int, int], str | bytes | None] = {}
     olds = [_source(context.lines, unit.start, unit.end) for unit in units]
     news = [_shifted(old, unit.start, [e._replace(text=e.text.lstrip()) for e in unit.edits])
@@ -503,9 +503,9 @@ def _checked(units: list[_Unit], context: _Context) -> tuple[list[_Unit], list[L
             if roles is None:
                 near = {f.line for u in units for _, f in u.items} | {u.start[0] for u in units}
                 roles = {role.start: role  # a literal's role, found by its start (linear)
-                         for role in usage.literal_roles(context.tree, context.lines, context.functions,
-                                                         sorted(near))
-                         if role.role in (usage.PATTERN, usage.REPLACEMENT)}
+                         for role in role_pass.literal_roles(context.tree, context.lines, context.functions,
+                                                             sorted(near))
+                         if role.role in (role_pass.PATTERN, role_pass.REPLACEMENT)}
                 patterns = patterns_by_argument(context.tree)
             reason = _regex_problem(unit, new, roles, patterns, context.lines)
         if reason:
@@ -517,7 +517,7 @@ def _checked(units: list[_Unit], context: _Context) -> tuple[list[_Unit], list[L
 
 
 def _round(
-    text: str, codes: set[str], functions: dict[str, usage.Signature], tree: ast.AST | None = None,
+    text: str, codes: set[str], functions: tuple[apis.Api, ...], tree: ast.AST | None = None,
 ) -> tuple[list[Edit], list[str], list[LeftAlone], list[str], ast.AST | None]:
     """One pass over normalized ``text`` (``tree``: its AST, when known):
     (edits, fixed codes, left alone, codes only --unsafe would fix, the AST
@@ -583,7 +583,7 @@ def _parses(text: str) -> bool:
 
 
 def fix_text(
-    text: str, codes: set[str], regex_functions: dict[str, usage.Signature] | None = None,
+    text: str, codes: set[str], regex_functions: tuple[apis.Api, ...] | None = None,
 ) -> Result:
     """Fix the reports of ``codes`` in ``text`` (any line ends).  Raises
     SyntaxError when the text does not parse."""
@@ -596,7 +596,7 @@ def fix_text(
             unsafe_left = []
             break
         edits, now_fixed, now_left, unsafe_left, tree = _round(
-            normalized(text), codes, regex_functions or {}, tree)
+            normalized(text), codes, regex_functions or (), tree)
         left = now_left  # what the last round could not fix is what is left
         if not edits:
             break
@@ -613,7 +613,7 @@ class BytesResult(NamedTuple):
 
 
 def fix_bytes(
-    data: bytes, codes: set[str], regex_functions: dict[str, usage.Signature] | None = None,
+    data: bytes, codes: set[str], regex_functions: tuple[apis.Api, ...] | None = None,
 ) -> BytesResult:
     """Fix a file's bytes: only the edited literals' bytes change.
 
@@ -637,7 +637,7 @@ def fix_bytes(
     for _ in range(ROUNDS):
         text = data.decode(encoding)
         edits, now_fixed, now_left, unsafe_left, tree = _round(
-            normalized(text), codes, regex_functions or {}, tree)
+            normalized(text), codes, regex_functions or (), tree)
         left = now_left
         if not edits:
             break

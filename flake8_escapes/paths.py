@@ -16,7 +16,7 @@ from bisect import bisect_left
 from operator import itemgetter
 from typing import Any, Iterable, Iterator, NamedTuple
 
-from flake8_escapes import escapes, literals, rules, usage
+from flake8_escapes import escapes, literals, roles as role_pass, rules
 from flake8_escapes.literals import Found, Piece
 
 #: (line, col, rule, message fields): formatted only at the plugin's edge.
@@ -55,7 +55,7 @@ WINDOWS_PATH = re.compile(
 )  # matched against the whole text (fullmatch)
 
 #: What a literal's text must show to be a path when it is used as one
-#: (``usage.PATH``): only path characters, after a drive (C:\new), a UNC
+#: (``roles.PATH``): only path characters, after a drive (C:\new), a UNC
 #: start (\\server\new) or a relative start (.\test), or a file name after a
 #: separator, to be joined to a folder (venv + '\activate_this.py'), or names
 #: ending in a file name (logs\new.txt).
@@ -349,7 +349,7 @@ def is_terminator(found: Found) -> bool:
 
 def reports(
     found: Iterable[Found],
-    roles: list[usage.Role] | None = None,
+    roles: list[role_pass.Role] | None = None,
     judged: PathJudge | None = None,
     silenced: list[Silenced] | None = None,
 ) -> Iterator[Finding]:
@@ -357,7 +357,7 @@ def reports(
 
     Whether it is one was decided once per literal by ``judged`` (the
     ``PathJudge`` given to ``literals.escapes``; ``Found.kept``); a literal
-    that is a path only if used as one needs a ``usage.PATH`` role in
+    that is a path only if used as one needs a ``roles.PATH`` role in
     ``roles``.  Each hazard an exemption keeps quiet goes to ``silenced``.
     """
     active = frozenset(exemption.name for exemption in EXEMPTIONS)
@@ -369,7 +369,7 @@ def reports(
         if TERMINATOR_NUL.name in active and is_terminator(item):
             exemption = TERMINATOR_NUL.name
         elif kept == EXEMPT or (kept == PATH_IF_USED
-                                and usage.role_at(roles or [], line, col, (usage.PATH,)) is None):
+                                and role_pass.role_at(roles or [], line, col, (role_pass.PATH,)) is None):
             verdict = judged.verdict(piece) if judged is not None else NOT_A_PATH
             exemption = verdict.exemption or SHORT_PATH.name
         if exemption:

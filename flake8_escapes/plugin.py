@@ -1,4 +1,4 @@
-"""The flake8 glue: thin on purpose; the work is in literals, usage and the family modules."""
+"""The flake8 glue: thin on purpose; the work is in literals, roles and the family modules."""
 from __future__ import annotations
 
 import argparse
@@ -6,7 +6,7 @@ import ast
 import warnings
 from typing import Any, Iterator
 
-from flake8_escapes import __version__, checks, source, usage
+from flake8_escapes import __version__, apis, checks, source
 
 REGEX_FUNCTIONS_OPTION = '--escapes-regex-functions'
 
@@ -23,11 +23,11 @@ for _category in (SyntaxWarning, DeprecationWarning):
         warnings.filterwarnings('ignore', ESCAPE_WARNING, _category, rf'{_source}\Z')
 
 
-def regex_functions_argument(value: str) -> dict[str, usage.Signature]:
+def regex_functions_argument(value: str) -> tuple[apis.Api, ...]:
     """``--escapes-regex-functions`` as an argparse type (flake8's and the fixer's):
     a malformed value becomes an error that argparse reports with the option's name."""
     try:
-        return usage.parse_functions(value)
+        return apis.parse_functions(value)
     except ValueError as error:
         raise argparse.ArgumentTypeError(str(error)) from None
 
@@ -37,7 +37,7 @@ class Plugin:
 
     name = 'flake8-escapes'
     version = __version__
-    regex_functions: dict[str, usage.Signature] = {}
+    regex_functions: tuple[apis.Api, ...] = ()
 
     def __init__(self, tree: ast.AST, lines: list[str]) -> None:
         # Not ``file_tokens``: flake8 would tokenize every file a second time

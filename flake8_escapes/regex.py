@@ -8,20 +8,19 @@ README example it keeps quiet; ``APPLIES`` holds its test, in the same order.
 """
 from __future__ import annotations
 
-import ast
 import re
 import sys
 from bisect import bisect_right
 from typing import Callable, Iterable, Iterator, NamedTuple
 
-from flake8_escapes import escapes, rules, usage
+from flake8_escapes import escapes, roles as role_pass, rules
 from flake8_escapes.literals import Found, Piece
 
 #: (line, col, rule, message fields): formatted only at the plugin's edge.
 Finding = tuple[int, int, rules.Rule, dict[str, str]]
 Silenced = rules.Silenced
-#: control character -> spans of the literals that look for it (usage.looked_for_characters)
-Markers = dict[str, list[tuple[usage.Position, usage.Position]]]
+#: control character -> spans of the literals that look for it (``roles.looked_for_characters``)
+Markers = role_pass.Markers
 
 
 #: Escapes that only mean something to a regex engine: a literal holding one
@@ -170,7 +169,7 @@ class Candidate(NamedTuple):
 
     found: Found
     code: str                     # ESC401 or ESC402
-    role: usage.Role | None       # its pattern, replacement or discarded role
+    role: role_pass.Role | None   # its pattern, replacement or discarded role
     facts: PieceFacts
     markers: Callable[[], Markers]   # control characters the module looks for, and where
 
@@ -245,7 +244,7 @@ EXEMPTIONS: dict[str, rules.Exemption] = {exemption.name: exemption for exemptio
 
 
 def _discarded(candidate: Candidate) -> bool:
-    return candidate.kind == usage.DISCARDED
+    return candidate.kind == role_pass.DISCARDED
 
 
 def _printable_octal(candidate: Candidate) -> bool:
@@ -253,16 +252,16 @@ def _printable_octal(candidate: Candidate) -> bool:
 
 
 def _character_class(candidate: Candidate) -> bool:
-    return candidate.kind == usage.PATTERN and candidate.facts.in_class(candidate.found.escape.offset)
+    return candidate.kind == role_pass.PATTERN and candidate.facts.in_class(candidate.found.escape.offset)
 
 
 def _groupless_marker(candidate: Candidate) -> bool:
-    return candidate.role is not None and candidate.kind == usage.PATTERN and candidate.role.groupless
+    return candidate.role is not None and candidate.kind == role_pass.PATTERN and candidate.role.groupless
 
 
 def _missing_group(candidate: Candidate) -> bool:
     role = candidate.role
-    if role is None or candidate.kind != usage.PATTERN or role.groups < 1:
+    if role is None or candidate.kind != role_pass.PATTERN or role.groups < 1:
         return False
     return int(candidate.found.escape.text[1:]) > role.groups  # re reads the digits as a group number
 
@@ -322,39 +321,31 @@ def exemption_for(candidate: Candidate) -> str | None:
     return None
 
 
-_KINDS = (usage.PATTERN, usage.REPLACEMENT, usage.DISCARDED)
+_KINDS = (role_pass.PATTERN, role_pass.REPLACEMENT, role_pass.DISCARDED)
 
 
 def reports(
     candidates: Iterable[Found],
-    roles: list[usage.Role],
-    tree: ast.AST | None = None,
+    roles: list[role_pass.Role],
     silenced: list[Silenced] | None = None,
-    lines: list[str] | None = None,
+    looked_for: Callable[[], Markers] = dict,
 ) -> Iterator[Finding]:
     """ESC401, ESC402: valid escapes that change what a regex means.
 
-    ``tree`` and ``lines`` (the module) let a marker the module looks for be
-    found; ``silenced``, if given, receives each candidate an exemption kept
-    quiet, with the exemption's name.
+    ``looked_for()`` gives the control characters the module looks for
+    (``roles.looked_for_later``: the whole module is walked only when an
+    exemption asks, that is when a report is near); ``silenced``, if given,
+    receives each candidate an exemption kept quiet, with the exemption's name.
     """
     facts: dict[tuple[int, int], PieceFacts] = {}
-    markers: list[Markers] = []
-
-    def looked_for() -> Markers:  # walks the whole tree: only when a report is near
-        if not markers:
-            whole = tree is not None and lines is not None
-            markers.append(usage.looked_for_characters(tree, lines or []) if tree and whole else {})
-        return markers[0]
-
     for found in candidates:
         line, col, escape, piece = found.line, found.col, found.escape, found.piece
         if is_backreference_like(escape):
             code = rules.ESC401.code
         else:
             code = rules.ESC402.code
-        role = usage.role_at(roles, line, col, _KINDS)
-        if code == rules.ESC402.code and (role is None or role.role != usage.PATTERN):
+        role = role_pass.role_at(roles, line, col, _KINDS)
+        if code == rules.ESC402.code and (role is None or role.role != role_pass.PATTERN):
             continue  # '\b' is a hazard only in a pattern
         piece_facts = facts.get(piece.start)
         if piece_facts is None:

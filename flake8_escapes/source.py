@@ -27,7 +27,7 @@ from typing import Iterable, cast
 
 from flake8_escapes import escapes, paths
 from flake8_escapes.literals import START, Position, Positions, char_col
-from flake8_escapes.usage import statement_parts
+from flake8_escapes.names import statement_parts
 
 #: Nodes whose tokens are literals; a row strictly inside one may be inside a string token.
 STRING_NODES = tuple(

@@ -117,7 +117,7 @@ def time_checks(prepared: list[tuple]) -> float:
     began = time.perf_counter()
     for tree, tokens, _, lines in prepared:
         if source.needs_tokens(tree, lines):
-            for _ in checks.all_reports(tree, tokens, lines, {}):
+            for _ in checks.all_reports(tree, tokens, lines, ()):
                 pass
     return time.perf_counter() - began
 

@@ -44,7 +44,7 @@ def safe_reports(text: str) -> list[str]:
     lines = io.StringIO(text, newline='').readlines()
     tokens = list(tokenize.generate_tokens(iter(lines).__next__))
     return [f'{report.line}:{report.col} {report.code}'
-            for report in checks.all_reports(fix.parse(text), tokens, lines, {})
+            for report in checks.all_reports(fix.parse(text), tokens, lines, ())
             if report.code in fix.SAFE]
 
 

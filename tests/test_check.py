@@ -15,7 +15,7 @@ import textwrap
 import pytest
 
 import differential
-from flake8_escapes import usage
+from flake8_escapes import apis
 from test_flake8 import BAD, BAD_OUT, flake8
 
 DATA = os.path.join(os.path.dirname(__file__), 'data')
@@ -141,11 +141,12 @@ def test_regex_functions_on_the_command_line_replace_the_configs(tmp_path):
 
 @pytest.mark.parametrize('value, expected', [
     ('\nmylib.rx_sub:0:1\nmylib.rx_find:0\n',
-     {'mylib.rx_sub': usage.Signature(0, 1, '', ''), 'mylib.rx_find': usage.Signature(0, None, '', '')}),
-    ('a:0,\r\n  b::1,', {'a': usage.Signature(0, None, '', ''), 'b': usage.Signature(None, 1, '', '')}),
+     (apis.Api('mylib.rx_sub', apis.PATTERN, (0,)), apis.Api('mylib.rx_sub', apis.REPLACEMENT, (1,)),
+      apis.Api('mylib.rx_find', apis.PATTERN, (0,)))),
+    ('a:0,\r\n  b::1,', (apis.Api('a', apis.PATTERN, (0,)), apis.Api('b', apis.REPLACEMENT, (1,)))),
 ])
 def test_regex_functions_one_per_line(value, expected):
-    assert usage.parse_functions(value) == expected
+    assert apis.parse_functions(value) == expected
 
 
 # -- flake8's prefix matching ----------------------------------------------------------------------

@@ -9,7 +9,7 @@ import warnings
 
 import pytest
 
-from flake8_escapes import checks, paths, usage
+from flake8_escapes import apis, checks, paths
 from helpers import labeled_score, processor_for, results
 from test_docs import readme_section
 from test_flake8 import flake8
@@ -48,7 +48,7 @@ def run(src: str) -> tuple[set[str], list[paths.Silenced]]:
         warnings.simplefilter('ignore', DeprecationWarning)
         tree, tokens = processor.build_ast(), processor.file_tokens
     silenced: list[paths.Silenced] = []
-    found = checks.all_reports(tree, tokens, processor.lines, {}, silenced=silenced)
+    found = checks.all_reports(tree, tokens, processor.lines, (), silenced=silenced)
     return {f'{report.line}:{report.col + 1} {report.code}' for report in found}, silenced
 
 
@@ -169,9 +169,10 @@ def test_path_function(entry, src):
 
 
 def test_every_path_table_entry_has_a_case():
-    tables = (usage.PATH_FUNCTIONS, usage.PATH_MODULES, usage.PATH_ARGUMENTS, usage.PATH_METHODS,
-              usage.PATH_VALUE_FUNCTIONS)
-    assert {entry for entry, _ in USES} == {entry for table in tables for entry in table}
+    rows = (*apis.PATH_FUNCTIONS, *apis.PATH_MODULES, *apis.PATH_ARGUMENTS, *apis.PATH_METHODS)
+    assert {row.role for row in rows} == {apis.PATH}
+    entries = {row.name for row in rows} | apis.PATH_VALUE_FUNCTIONS
+    assert {entry for entry, _ in USES} == entries
 
 
 #: The other arguments of those functions are not paths.

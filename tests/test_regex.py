@@ -14,7 +14,7 @@ import warnings
 import hypothesis
 import pytest
 
-from flake8_escapes import checks, regex, usage
+from flake8_escapes import apis, checks, regex, roles
 from flake8_escapes.plugin import Plugin
 from helpers import labeled_score, processor_for, results
 from test_docs import readme_section
@@ -22,12 +22,13 @@ from test_flake8 import flake8
 
 
 @pytest.mark.parametrize('value, expected', [
-    ('mylib.rx_sub:0:1', {'mylib.rx_sub': usage.Signature(0, 1, '', '')}),
-    (' a.b:0 , c::2 ', {'a.b': usage.Signature(0, None, '', ''), 'c': usage.Signature(None, 2, '', '')}),
-    ('', {}),
+    ('mylib.rx_sub:0:1',
+     (apis.Api('mylib.rx_sub', apis.PATTERN, (0,)), apis.Api('mylib.rx_sub', apis.REPLACEMENT, (1,)))),
+    (' a.b:0 , c::2 ', (apis.Api('a.b', apis.PATTERN, (0,)), apis.Api('c', apis.REPLACEMENT, (2,)))),
+    ('', ()),
 ])
 def test_parse_functions(value, expected):
-    assert usage.parse_functions(value) == expected
+    assert apis.parse_functions(value) == expected
 
 
 @pytest.mark.parametrize('value, says', [
@@ -39,14 +40,14 @@ def test_parse_functions(value, expected):
 ])
 def test_parse_functions_rejects(value, says):
     with pytest.raises(ValueError, match=re.escape(says)):
-        usage.parse_functions(value)
+        apis.parse_functions(value)
 
 
 def test_own_functions(monkeypatch):
     src = ("from mylib.text import rx_sub\nimport mylib\n"
            "rx_sub('(a)', '\\1', s)\nmylib.text.rx_sub('\\bx', '', s)\n")
     assert results(src) == set()
-    monkeypatch.setattr(Plugin, 'regex_functions', usage.parse_functions('mylib.text.rx_sub:0:1'))
+    monkeypatch.setattr(Plugin, 'regex_functions', apis.parse_functions('mylib.text.rx_sub:0:1'))
     assert results(src) == {'3:16 ESC401', '4:20 ESC402'}
 
 
@@ -97,7 +98,7 @@ def test_grammar_library_through_the_option(monkeypatch):
     """The README's textX example: a grammar handed to metamodel_from_str."""
     src = "from textx import metamodel_from_str\nmeta = metamodel_from_str('''\nrule: /[0-9]+\\b/;\n''')\n"
     assert results(src) == set()
-    monkeypatch.setattr(Plugin, 'regex_functions', usage.parse_functions('textx.metamodel_from_str:0'))
+    monkeypatch.setattr(Plugin, 'regex_functions', apis.parse_functions('textx.metamodel_from_str:0'))
     assert results(src) == {'3:14 ESC402'}
 
 
@@ -143,7 +144,7 @@ def test_exemption_is_recorded_as_the_silencer(name):
     exemption = regex.EXEMPTIONS[name]
     silenced: list[regex.Silenced] = []
     tree, tokens, lines = parts(exemption.example)
-    assert not [r for r in checks.all_reports(tree, tokens, lines, {}, silenced=silenced)
+    assert not [r for r in checks.all_reports(tree, tokens, lines, (), silenced=silenced)
                 if r.code.startswith('ESC4')]
     assert name in {item.exemption for item in silenced}
 
@@ -226,6 +227,9 @@ TABLE_CASES = {
         name: (f"m = re.compile(x).{name}(s)\nm.expand('(\\1)')", {'ESC401'})
         for name in ('match', 'search', 'fullmatch')
     },
+    'MATCH_EXPAND': {
+        'expand': ("m = re.fullmatch(x, s)\nm.expand('(\\1)')", {'ESC401'}),
+    },
     'COMPILE_FUNCTIONS': {
         name: (f"p = {name}(x)\np.sub('(\\1)', s)", {'ESC401'}) for name in ('re.compile', 'regex.compile')
     },
@@ -250,9 +254,14 @@ def _table_cases():
             yield pytest.param(src, expected, id=f'{table}:{name}')
 
 
+def table_names(table: str) -> set[str]:
+    """The names in one of ``apis``' tables: a group of rows, or a set of names."""
+    return {row.name if isinstance(row, apis.Api) else row for row in getattr(apis, table)}
+
+
 def test_every_table_entry_has_a_case():
     for table, cases in TABLE_CASES.items():
-        assert set(cases) == set(getattr(usage, table)), table
+        assert set(cases) == table_names(table), table
 
 
 @pytest.mark.parametrize('src, expected', list(_table_cases()))
@@ -267,7 +276,7 @@ LOOKUPS = ['split', 'rsplit', 'replace', 'find', 'rfind', 'index', 'rindex', 'co
 
 
 def test_every_lookup_method_has_a_case():
-    assert sorted(usage.LOOKUP_METHODS) == sorted(LOOKUPS)
+    assert sorted(apis.LOOKUP_METHODS) == sorted(LOOKUPS)
 
 
 @pytest.mark.parametrize('method', LOOKUPS)
@@ -314,16 +323,16 @@ def test_character_classes(text, members):
 
 
 def test_role_at_picks_the_first_role_in_list_order_among_nested_ones():
-    outer = usage.Role((1, 0), (3, 5), usage.PATTERN)
-    inner = usage.Role((2, 4), (2, 9), usage.REPLACEMENT)
-    later = usage.Role((5, 0), (5, 9), usage.PATTERN)
-    roles = usage.Roles([later, inner, outer])
-    assert usage.role_at(roles, 2, 5, (usage.PATTERN, usage.REPLACEMENT)) is inner
-    assert usage.role_at(roles, 2, 5, (usage.PATTERN,)) is outer
-    assert usage.role_at(roles, 3, 5, (usage.PATTERN,)) is None
-    assert usage.role_at(roles, 5, 3, (usage.PATTERN,)) is later
-    assert usage.role_at([outer], 1, 0, (usage.PATTERN,)) is outer   # a plain list works too
-    assert usage.role_at(roles, 4, 0, (usage.PATTERN,)) is None
+    outer = roles.Role((1, 0), (3, 5), roles.PATTERN)
+    inner = roles.Role((2, 4), (2, 9), roles.REPLACEMENT)
+    later = roles.Role((5, 0), (5, 9), roles.PATTERN)
+    found = roles.Roles([later, inner, outer])
+    assert roles.role_at(found, 2, 5, (roles.PATTERN, roles.REPLACEMENT)) is inner
+    assert roles.role_at(found, 2, 5, (roles.PATTERN,)) is outer
+    assert roles.role_at(found, 3, 5, (roles.PATTERN,)) is None
+    assert roles.role_at(found, 5, 3, (roles.PATTERN,)) is later
+    assert roles.role_at([outer], 1, 0, (roles.PATTERN,)) is outer   # a plain list works too
+    assert roles.role_at(found, 4, 0, (roles.PATTERN,)) is None
 
 
 def _in_a_set(value: str, marker: str) -> bool:
@@ -360,7 +369,7 @@ def test_character_classes_agree_with_re(parts):
 def test_explain_silenced_names_the_code_and_the_exemption():
     silenced: list[regex.Silenced] = []
     tree, tokens, lines = parts("import re\nre.compile('\\1\\n'), re.sub('.\\b', '', s)\n")
-    assert list(checks.all_reports(tree, tokens, lines, {}, silenced=silenced)) == []
+    assert list(checks.all_reports(tree, tokens, lines, (), silenced=silenced)) == []
     # the list is shared with the paths family ('.\\b' is no path either)
     assert list(regex.explain_silenced(item for item in silenced if item.code.startswith('ESC4'))) == [
         "2:13: ESC401 '\\1' silenced by groupless-marker",
@@ -374,4 +383,4 @@ def test_explain_silenced_names_the_code_and_the_exemption():
 ])
 def test_groups_opened_agrees_with_re(pattern):
     """The count ``missing-group`` relies on, against re's own count."""
-    assert usage.groups_opened(ast.parse(repr(pattern), mode='eval').body) == re.compile(pattern).groups
+    assert roles.groups_opened(ast.parse(repr(pattern), mode='eval').body) == re.compile(pattern).groups

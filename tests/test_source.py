@@ -29,7 +29,7 @@ def lines_of(src: str) -> list[str]:
 def whole_file_reports(tree: ast.AST, lines: list[str]) -> list[tuple[int, int, str]]:
     """The checks' reports on the whole file's tokens (what no skipping may change)."""
     tokens = source.file_tokens(lines)
-    return [(r.line, r.col, r.rule.code) for r in checks.all_reports(tree, tokens, lines, {})]
+    return [(r.line, r.col, r.rule.code) for r in checks.all_reports(tree, tokens, lines, ())]
 
 
 @pytest.mark.parametrize('src, needs', [
@@ -197,7 +197,7 @@ def test_standard_library_skips_only_files_without_a_report():
         if not source.needs_tokens(tree, lines):
             if any('\\' in tok.string for tok in tokens if tok.type != tokenize.COMMENT):
                 skipped_with_escape += 1
-                assert list(checks.all_reports(tree, tokens, lines, {})) == [], path
+                assert list(checks.all_reports(tree, tokens, lines, ())) == [], path
             skipped_with_backslash += bool(source.backslash_rows(lines))
     # Comments, continuations and quiet rows are skipped on real code: 355 of
     # 1,784 files on 3.11, 307 of them with a backslash in a literal.
@@ -220,8 +220,8 @@ def test_standard_library_statements_give_the_files_escapes():
         assert set(found) <= set(expected), path
         quiet = set(source.backslash_rows(lines)) - set(source.reportable_rows(lines))
         assert [item for item in expected if item not in found and item.line not in quiet] == [], path
-        assert list(checks.all_reports(tree, some, lines, {})) == list(
-            checks.all_reports(tree, tokens, lines, {})), path
+        assert list(checks.all_reports(tree, some, lines, ())) == list(
+            checks.all_reports(tree, tokens, lines, ())), path
     # Files read in part (the rest are all quiet, or have no backslash): 461 of
     # 1,784 on 3.11, 442 of 1,707 on 3.10, 139 of 626 on Debian's 3.14.
     assert partial > files // 6
