@@ -163,7 +163,17 @@ def file_results(filename: str) -> tuple[str, list[Result]]:
                                   report.rule.message.format(**report.fields)))
     except (SyntaxError, tokenize.TokenError, SystemError) as error:
         found = [_problem(error)]
-    return name, [(*item, processor.noqa_line_for(item[1])) for item in found]
+    return name, [(*item, noqa_line(processor, item[1])) for item in found]
+
+
+def noqa_line(processor: FileProcessor, line: int) -> str | None:
+    """The line(s) whose ``# noqa`` covers ``line``, as flake8 gives them; None where the
+    tokenizer fails (flake8 maps nothing then), SystemError included (item 13 of issue 24)."""
+    try:
+        found: str | None = processor.noqa_line_for(line)
+        return found
+    except SystemError:
+        return None
 
 
 def regular(path: str) -> bool:

@@ -6,6 +6,7 @@ flake8's everyday options with flake8's meaning, diffs that git and patch apply,
 from __future__ import annotations
 
 import argparse
+import os
 import shutil
 import subprocess
 import sys
@@ -207,3 +208,100 @@ def test_header_names_as_git_writes_them():
     assert cli.header_name(b'a/x y.py') == b'a/x y.py\t'
     assert cli.header_name(b'a/x\ty.py') == b'"a/x\\ty.py"'
     assert cli.header_name(b'a/\xc3\xa9 "q"\\.py') == b'"a/\\303\\251 \\"q\\"\\\\.py"'
+
+
+# -- issue 24, items 9-14: misuse and odd files, one line and no traceback --------------------------
+
+@pytest.mark.skipif(sys.platform in ('win32', 'darwin'), reason='file names must be bytes (Linux)')
+@pytest.mark.parametrize('form', ['default', 'pylint', 'github', 'json'])
+def test_a_file_name_that_is_not_utf8(tmp_path, form):
+    """Item 9: the name is printed with its bytes escaped, and no report is lost."""
+    os.makedirs(os.path.join(os.fsencode(tmp_path), b'd\xff'))
+    for name in (b'd\xff/bad\xe9.py', b'good.py'):
+        with open(os.path.join(os.fsencode(tmp_path), name), 'w') as f:
+            f.write(BAD)
+    code, out, err = run(tmp_path, 'check', f'--format={form}', '.')
+    assert (code, err) == (1, '')
+    assert len(out.splitlines()) == 6  # three reports in each file
+    assert ('d\\xff/bad\\xe9.py' if form != 'json' else 'd\\\\xff/bad\\\\xe9.py') in out
+
+
+@pytest.mark.parametrize('where', ['command line', 'config'])
+@pytest.mark.parametrize('command', ['check', 'fix'])
+def test_a_malformed_per_file_ignores(tmp_path, where, command):
+    """Item 10: exit 2 (bad usage) and one line, for check and fix, not exit 1 ("files were changed")."""
+    (tmp_path / 'bad.py').write_text(BAD)
+    args = ['--per-file-ignores=bad.py'] if where == 'command line' else []
+    if where == 'config':
+        (tmp_path / 'setup.cfg').write_text('[flake8]\nper-file-ignores = bad.py\n')
+    code, out, err = run(tmp_path, command, *args, 'bad.py')
+    assert (code, out) == (2, '')
+    assert len(err.splitlines()) == 1 and 'per-file-ignores' in err
+    assert (tmp_path / 'bad.py').read_text() == BAD
+
+
+def test_a_closed_pipe_stops_the_printing_not_the_work(tmp_path):
+    """Item 11: `check | head -1` and `fix DIR | head -1`: quiet, and every file is fixed."""
+    for index in range(300):
+        (tmp_path / f'm{index:03}.py').write_text(BAD)
+    for command in ('check .', 'check --count --statistics .', 'fix --diff .', 'fix .'):
+        proc = subprocess.run(f'{sys.executable} -m flake8_escapes {command} | head -1', shell=True,
+                              cwd=tmp_path, capture_output=True, text=True, timeout=300)
+        assert proc.stderr == '', (command, proc.stderr)
+        assert len(proc.stdout.splitlines()) == 1
+    assert all((tmp_path / f'm{index:03}.py').read_text() != BAD for index in range(300))
+    assert run(tmp_path, 'fix', '.')[:2] == (0, '')
+
+
+@pytest.mark.skipif(not hasattr(os, 'mkfifo'), reason='no FIFOs here')
+def test_check_skips_a_fifo_and_a_device_as_fix_does(tmp_path):
+    """Item 12: named on the command line, a FIFO blocked check and /dev/zero read without end."""
+    os.mkfifo(tmp_path / 'pipe.py')
+    (tmp_path / 'bad.py').write_text(BAD)
+    names = ['pipe.py', 'bad.py'] + (['/dev/zero'] if os.path.exists('/dev/zero') else [])
+    code, out, err = run(tmp_path, 'check', *names)
+    assert (code, out) == (1, '\n'.join(BAD_OUT) + '\n')
+    skipped = [f'{name}: skipped, not a regular file' for name in names if name != 'bad.py']
+    assert err.splitlines() == skipped
+    assert run(tmp_path, 'fix', '--diff', *names)[2].splitlines() == skipped
+
+
+def test_a_tokenizer_system_error_is_that_files_e902(tmp_path, monkeypatch, capsysbinary):
+    """Item 13: CPython 3.12.1 and 3.13.0's tokenizer raises SystemError on some sources that
+    compile; here it is made to, for one file: that file gets E902 and the others are checked."""
+    import tokenize
+    real = tokenize.generate_tokens
+
+    def failing(readline):
+        first = readline()
+        if first.startswith('# fails'):
+            raise SystemError('Negative size passed to PyUnicode_New')
+        return real(iter([first, *iter(readline, '')]).__next__)
+    monkeypatch.setattr(tokenize, 'generate_tokens', failing)
+    (tmp_path / 'a.py').write_text('# fails\nx = "\\d"\n')
+    (tmp_path / 'bad.py').write_text(BAD)
+    monkeypatch.chdir(tmp_path)
+    assert cli.main(['check', '--jobs=1', 'a.py', 'bad.py']) == 1
+    out = capsysbinary.readouterr().out.decode().splitlines()
+    assert out == ['a.py:1:1: E902 SystemError: Negative size passed to PyUnicode_New', *BAD_OUT]
+
+
+#: A lone-CR file whose cookie is on its second line: CPython reads it as cp932 (one character
+#: for the two bytes 82 a0, 'あ'); a reader that sees one long first line misses the cookie,
+#: fails on UTF-8 and falls back to latin-1 (two characters).
+LONE_CR = b'#!/usr/bin/env python\r# -*- coding: cp932 -*-\rx = "\x82\xa0\\d"\r'
+
+
+def test_a_lone_cr_file_with_a_cookie_is_read_as_cpython_reads_it(tmp_path):
+    """Item 14: the escape is at column 7 of line 3 (x = "あ\\d": x, space, =, space, quote, あ)."""
+    import warnings
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter('always')
+        compile(LONE_CR, 'lone.py', 'exec')  # CPython reads it: it compiles, and warns at line 3
+    assert [warning.lineno for warning in caught] == [3]
+    (tmp_path / 'lone.py').write_bytes(LONE_CR)
+    expected = "lone.py:3:7: ESC301 invalid escape sequence '\\d'; write '\\\\d' or use a raw string\n"
+    assert run(tmp_path, 'check', 'lone.py') == (1, expected, '')
+    assert run(tmp_path, 'check', '--stdin-display-name=lone.py', '-', stdin=LONE_CR) == (1, expected, '')
+    # the fixer reads it so too: the same place is fixed
+    assert fix.fix_bytes(LONE_CR, set(fix.SAFE)).data == LONE_CR.replace(b'"\x82', b'r"\x82')
