@@ -7,7 +7,9 @@ fallback, ``# flake8: noqa``), its AST and tokens are built as flake8 builds
 them, and every report goes through flake8's ``StyleGuideManager`` (select,
 ignore, per-file-ignores, ``# noqa``) and a flake8 formatter.  So the output
 is ``flake8 --select=ESC``'s, line for line, without pycodestyle, pyflakes,
-mccabe or the logical-line builder.
+mccabe or the logical-line builder; except that without ``--select`` a file
+that does not parse or tokenize gets flake8's E999 or E902 line, and virtual
+environments are skipped.
 
 A file that does not parse gets flake8's ``E999`` line (when E999 would be
 shown) and the run goes on.  Files without a backslash hold no escape: unless
@@ -74,8 +76,9 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     checking = commands.add_parser(
         'check', help='report as flake8 --select=ESC would, without flake8',
         description='Report what flake8 --select=ESC reports, at the same positions and in the same '
-                    'format, reading the same configuration, without running flake8\'s other checkers. '
-                    'Exit status: 0 no report, 1 reports, 2 bad usage.')
+                    'format, reading the same configuration, without running flake8\'s other checkers '
+                    '(without --select, a file that does not parse gets E999, as in flake8; virtual '
+                    'environments are skipped). Exit status: 0 no report, 1 reports, 2 bad usage.')
     checking.add_argument('--version', action='version',
                           version=f'%(prog)s {__version__} (flake8 {flake8.__version__})')
     config.add_arguments(checking)

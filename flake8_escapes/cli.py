@@ -13,8 +13,10 @@ import itertools
 import multiprocessing
 import os
 import re
+import shutil
 import stat
 import sys
+import textwrap
 from collections import Counter
 from pathlib import Path
 from typing import Iterator, NamedTuple, Sequence
@@ -33,6 +35,13 @@ exit status:
   2  bad usage, or a file that could not be read, fixed or written
      (the other files are still fixed)
 '''
+
+
+class FixHelp(argparse.RawDescriptionHelpFormatter):
+    """fix's help: the epilog's layout kept, no line wider than 80 characters (nor the terminal)."""
+
+    def __init__(self, prog: str) -> None:
+        super().__init__(prog, width=min(80, shutil.get_terminal_size().columns - 2))
 
 
 def _codes(value: str) -> list[str]:
@@ -58,10 +67,12 @@ def parser() -> argparse.ArgumentParser:
     check.add_parser(commands)
     fixing = commands.add_parser(
         'fix', help='rewrite string literals (safe fixes only, unless --unsafe)',
-        epilog=FIX_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter,
-        description='Rewrite string literals so that their reports go away. By default only '
-                    'safe fixes (ESC301-ESC303), which keep every value as it is; --unsafe also '
-                    'fixes ESC401, ESC402 and ESC501, changing the value to what was meant.')
+        epilog=FIX_EPILOG, formatter_class=FixHelp,
+        # the epilog's layout is kept (RawDescription), so the description is wrapped here
+        description=textwrap.fill('Rewrite string literals so that their reports go away. By default only '
+                                  'safe fixes (ESC301-ESC303), which keep every value as it is; --unsafe '
+                                  'also fixes ESC401, ESC402 and ESC501, changing the value to what was '
+                                  'meant.', 78))
     fixing.add_argument('--unsafe', action='store_true',
                         help='also apply the fixes that change a value (ESC401, ESC402, ESC501)')
     fixing.add_argument('--diff', action='store_true',
@@ -283,10 +294,24 @@ def section(text: str, code: str) -> str | None:
     return None
 
 
+#: Where the files under tests/ that a section names are: not in an installed package.
+TESTS_ELSEWHERE = ('The files under tests/ named above are in the source repository ({url}), '
+                   'not in the installed package.')
+
+
+def spoken(code: str) -> str:
+    """A code span's text without its backticks, still read as code: a name
+    (``re.sub``, ``ESC401``, ``--unsafe``) as it is, a quoted literal as it is,
+    anything else in double quotes, so that ``(`` is not lost in the sentence."""
+    if re.fullmatch(r'[-\w.]+', code) or (len(code) > 1 and code[0] == code[-1] and code[0] in '\'"'):
+        return code
+    return f'"{code}"'
+
+
 def plain(markdown: str) -> str:
     """A README section as plain text for a terminal: no headings' ``#``, no
-    ``**``, no backticks; code blocks indented by four spaces; links as
-    ``text (address)``."""
+    ``**``, no backticks (code spans as ``spoken`` gives them); code blocks
+    indented by four spaces; links as ``text (address)``."""
     out = []
     in_code = False
     for line in markdown.splitlines():
@@ -302,7 +327,7 @@ def plain(markdown: str) -> str:
             out.extend([line, '=' * len(line)])
             continue
         line = re.sub(r'\*\*(.+?)\*\*', r'\1', line)
-        line = re.sub(r'(`+)(.+?)\1', r'\2', line)
+        line = re.sub(r'(`+)(.+?)\1', lambda span: spoken(span.group(2)), line)
         line = re.sub(r'\[([^]]+)\]\(([^)]+)\)', r'\1 (\2)', line)
         out.append(line)
     return '\n'.join(out).rstrip() + '\n'
@@ -316,8 +341,26 @@ def run_explain(args: argparse.Namespace) -> int:
         print(f'flake8-escapes explain: error: unknown code {args.code!r} '
               f'(codes: {", ".join(known)})', file=sys.stderr)
         return 2
-    sys.stdout.write(text if args.markdown else plain(text))
+    if args.markdown:  # as the README has it
+        sys.stdout.write(text)
+        return 0
+    if 'tests/' in text:
+        text += '\n' + TESTS_ELSEWHERE.format(url=source_url()) + '\n'
+    sys.stdout.write(plain(text))
     return 0
+
+
+def source_url() -> str:
+    """The project's source repository, from the package's metadata."""
+    try:
+        entries: list[str] = importlib.metadata.metadata('flake8-escapes').get_all('Project-URL') or []
+        for entry in entries:
+            label, _, url = entry.partition(',')
+            if label.strip() == 'Source':
+                return url.strip()
+    except importlib.metadata.PackageNotFoundError:
+        pass
+    return 'https://github.com/flake8-escapes/flake8-escapes'
 
 
 def main(argv: Sequence[str] | None = None) -> int:

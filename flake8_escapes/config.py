@@ -20,6 +20,7 @@ import argparse
 import logging
 import os
 import sys
+import textwrap
 from typing import Any, Iterable, Iterator, Sequence
 
 from flake8 import utils
@@ -49,9 +50,9 @@ def regex_functions_text(value: str) -> str:
 
 def add_arguments(parser: argparse.ArgumentParser, *, selection: bool = True) -> None:
     """The flake8 options ``check`` (and, without ``selection``: without ``--select``, ``fix``) take."""
-    group = parser.add_argument_group(
-        'configuration', 'read as flake8 reads it: the [flake8] section of setup.cfg, tox.ini or '
-                         '.flake8, then these options, which override it')
+    group = parser.add_argument_group(  # filled here: fix's help keeps a description's lines
+        'configuration', textwrap.fill('read as flake8 reads it: the [flake8] section of setup.cfg, '
+                                       'tox.ini or .flake8, then these options, which override it', 76))
 
     def option(name: str, **kwargs: Any) -> None:
         group.add_argument(name, dest=PASSED_ON + name.lstrip('-').replace('-', '_'), **kwargs)

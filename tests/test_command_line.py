@@ -305,3 +305,47 @@ def test_a_lone_cr_file_with_a_cookie_is_read_as_cpython_reads_it(tmp_path):
     assert run(tmp_path, 'check', '--stdin-display-name=lone.py', '-', stdin=LONE_CR) == (1, expected, '')
     # the fixer reads it so too: the same place is fixed
     assert fix.fix_bytes(LONE_CR, set(fix.SAFE)).data == LONE_CR.replace(b'"\x82', b'r"\x82')
+
+
+# -- issue 25, item 5: docs a user can trust ------------------------------------------------------------
+
+@pytest.mark.parametrize('columns', ['200', '80'])
+def test_fix_help_fits_in_80_columns(tmp_path, columns):
+    proc = subprocess.run([sys.executable, '-m', 'flake8_escapes', 'fix', '--help'], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=60, env={**os.environ, 'COLUMNS': columns})
+    assert proc.returncode == 0 and 'exit status:' in proc.stdout
+    assert max(map(len, proc.stdout.splitlines())) <= min(80, int(columns))
+
+
+def test_explain_keeps_the_meaning_of_code_spans(tmp_path):
+    """'(\\50 is () is taken as meant' lost the code spans' edges (issue 25)."""
+    code, out, _ = run(tmp_path, 'explain', 'ESC401')
+    assert code == 0
+    assert 'printable character ("\\50" is "(") is taken as meant' in out
+    assert cli.spoken('re.sub') == 're.sub' and cli.spoken("'\\d'") == "'\\d'" and cli.spoken('(') == '"("'
+
+
+def test_explain_says_where_the_tests_files_are(tmp_path):
+    """An installed user has no tests/ folder: a section naming one says where it is."""
+    code, out, _ = run(tmp_path, 'explain', 'ESC401')
+    assert code == 0 and 'tests/data/' in out
+    assert out.rstrip().endswith(cli.TESTS_ELSEWHERE.format(url=cli.source_url()))
+    assert cli.source_url().startswith('https://')
+
+
+def test_w605_reports_each_invalid_escape_as_the_readme_says():
+    """The README once said W605 reports "the first of each literal piece"; pycodestyle reports each."""
+    import pycodestyle
+    from test_docs import README
+    lines = ['x = "\\d\\w"\n']
+    style = pycodestyle.Checker(lines=lines, select=['W605'], quiet=True)
+    assert style.check_all() == 2
+    assert "each one (`'\\d\\w'` gets two reports)" in README
+    assert 'the first of each literal piece' not in README
+
+
+def test_the_line_for_line_claim_has_its_qualifier():
+    from test_docs import README
+    sentence = README[README.index('prints what `flake8 --select=ESC` prints'):][:400]
+    assert '`E999`' in sentence and '`E902`' in sentence and 'virtual' in sentence
+    assert '## Reporting a bug' in README
