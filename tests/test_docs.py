@@ -116,3 +116,13 @@ def test_the_quick_env_leaves_out_the_clients_and_the_slow_tests():
     section = re.search(r'^\[testenv:quick\]\n(.*?)(?=^\[)', read('tox.ini'), re.MULTILINE | re.DOTALL)
     assert section, 'tox.ini has no quick env'
     assert 'pytest -m "not slow and not clients and not scaling" {posargs}' in section.group(1)
+
+
+def test_pre_commit_recipe_names_this_versions_release_tag():
+    """Releases are tagged v<version>; the recipe's rev is that tag (tests/test_clients.py installs
+    the hook from a snapshot it tags so, since a CI clone may lack the project's tags)."""
+    version = re.search(r'^version = "(.+)"$', read('pyproject.toml'), re.MULTILINE).group(1)
+    recipe = README[README.index('id: flake8-escapes-fix') - 200:README.index('id: flake8-escapes-fix')]
+    assert f'    rev: v{version}\n' in recipe
+    assert f'@v{version}"' in README and f'flake8_escapes-{version}-py3-none-any.whl' in README
+    assert re.search(rf'^## {re.escape(version)} — \d{{4}}-\d\d-\d\d$', read('CHANGELOG.md'), re.MULTILINE)
