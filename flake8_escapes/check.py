@@ -12,8 +12,10 @@ that does not parse or tokenize gets flake8's E999 or E902 line, and virtual
 environments are skipped.
 
 A file that does not parse gets flake8's ``E999`` line (when E999 would be
-shown) and the run goes on.  Files without a backslash hold no escape: unless
-``E999`` is to be shown they are read but neither parsed nor tokenized.
+shown) and the run goes on.  The tokens are the plugin's (``source.tokens_for``:
+quiet rows skipped, literals read at the AST's place), not flake8's full
+tokenization; a file with no row whose backslash can be reported is read but,
+unless ``E999`` is to be shown, neither parsed nor tokenized.
 """
 from __future__ import annotations
 
@@ -24,6 +26,7 @@ import json
 import multiprocessing
 import operator
 import os
+import re
 import stat
 import sys
 import tokenize
@@ -36,13 +39,15 @@ from flake8.formatting.base import BaseFormatter
 from flake8.processor import FileProcessor
 from flake8.violation import Violation
 
-from flake8_escapes import __version__, checks, config, fix, output, rules
+from flake8_escapes import __version__, checks, config, output, rules, source
 
 Result = tuple[str, int, int, str, Optional[str]]  # code, line, 0-based col, text, noqa line
 CODES = tuple(rule.code for rule in rules.RULES)
 FORMATS = ('default', 'pylint', 'github', 'json')
 IGNORED_ALL = ('flake8-escapes: the configuration ignores every ESC code (flake8 matches by prefix: '
                '"E" ignores ESC too); add extend-select = ESC to report them')
+FIRST_LINES = re.compile(rb'([^\r\n]*(?:\r\n|\r|\n)?)([^\r\n]*(?:\r\n|\r|\n)?)')
+FLAKE8_WORD = re.compile('flake8', re.IGNORECASE)
 #: Set in each process: the parent's, inherited by fork, or re-read from argv.
 _settings: config.Config | None = None
 
@@ -105,12 +110,20 @@ def _init(argv: list[str]) -> None:
         _settings = config.Config(argv)
 
 
+def encoding_of(data: bytes) -> str:
+    """A source's encoding as CPython finds it: ``tokenize.detect_encoding`` on
+    its first two lines as the compiler splits them (a coding cookie on a line
+    ended by a lone CR counts; tokenize's readline would see one long line)."""
+    lines = iter(FIRST_LINES.match(data).groups())  # type: ignore[union-attr]  # it matches b''
+    return tokenize.detect_encoding(lambda: next(lines))[0]
+
+
 def source_lines(data: bytes) -> list[str] | None:
     """The lines of a source as CPython reads it: its coding cookie found on
     lines split as the compiler splits them (a lone CR ends a line, which
     flake8's reader misses), universal newlines; None when it does not decode."""
     try:
-        text = data.decode(fix.detect_encoding(data))
+        text = data.decode(encoding_of(data))
     except (LookupError, SyntaxError, UnicodeDecodeError):
         return None
     return io.StringIO(text, newline=None).readlines()
@@ -150,18 +163,24 @@ def file_results(filename: str) -> tuple[str, list[Result]]:
     if filename == '-':  # flake8's reader names standard input as it reads it; ours was given the lines
         processor.filename = settings.options.stdin_display_name or 'stdin'
     name = processor.filename
-    source = ''.join(processor.lines)
-    escapes = '\\' in source and bool(settings.reported(CODES, name))
-    if not escapes and not settings.reports('E999', name) or processor.should_ignore_file():
+    lines = processor.lines
+    # The plugin's own path: a row whose backslashes nothing can report is not read; a file
+    # with no other row is neither parsed (unless E999 is shown) nor tokenized.
+    escapes = bool(settings.reported(CODES, name)) and bool(source.reportable_rows(lines))
+    if not escapes and not settings.reports('E999', name):
+        return name, []
+    text = ''.join(lines)
+    # flake8's test, line by line, only where the word is (its regex ignores case)
+    if FLAKE8_WORD.search(text) and processor.should_ignore_file():
         return name, []
     found: list[tuple[str, int, int, str]] = []
     try:
         with warnings.catch_warnings():
             warnings.simplefilter('ignore')  # the compiler's own escape warnings
-            tree = ast.parse(source)
-            if escapes:
-                for report in checks.all_reports(
-                        tree, processor.file_tokens, processor.lines, settings.regex_functions):
+            tree = ast.parse(text)
+            tokens = source.tokens_for(tree, lines) if escapes else []
+            if tokens:
+                for report in checks.all_reports(tree, tokens, lines, settings.regex_functions):
                     found.append((report.code, report.line, report.col,
                                   report.rule.message.format(**report.fields)))
     except (SyntaxError, tokenize.TokenError, SystemError) as error:
