@@ -225,8 +225,9 @@ def run(args: argparse.Namespace) -> int:
     if settings.ignores_all(CODES):
         output.say(IGNORED_ALL, sys.stderr)
     files = []
+    named = set(settings.options.filenames)  # the walk yields regular files only: test the names given
     for name in settings.files():
-        if regular(name):
+        if name not in named or regular(name):
             files.append(name)
         else:
             output.say(f'{output.shown(name)}: skipped, not a regular file', sys.stderr)
