@@ -53,7 +53,10 @@ _skipped: dict[str, str] = {}
 
 @impl
 def tox_env_teardown(tox_env: Any) -> None:
-    specs = [executable(spec) for spec in tox_env.conf['base_python']]
+    try:
+        specs = [executable(str(spec)) for spec in tox_env.conf['base_python']]
+    except Exception:  # a note at the end must never break the run
+        return
     if specs and not any(shutil.which(spec) for spec in specs):
         _skipped[tox_env.name] = specs[0]
 
