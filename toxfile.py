@@ -64,7 +64,7 @@ def tox_env_teardown(tox_env: Any) -> None:
 def _say_skipped() -> None:
     if _skipped:
         print(f'tox: skipped {", ".join(_skipped)}: {", ".join(sorted(set(_skipped.values())))} '
-              f'not found (install them, or put their bin folder on PATH)', file=sys.stderr)
+              f'not found (install each, or put its bin folder on PATH)', file=sys.stderr)
 
 
 atexit.register(_say_skipped)
