@@ -7,34 +7,47 @@ fallback, ``# flake8: noqa``), its AST and tokens are built as flake8 builds
 them, and every report goes through flake8's ``StyleGuideManager`` (select,
 ignore, per-file-ignores, ``# noqa``) and a flake8 formatter.  So the output
 is ``flake8 --select=ESC``'s, line for line, without pycodestyle, pyflakes,
-mccabe or the logical-line builder.
+mccabe or the logical-line builder; except that without ``--select`` a file
+that does not parse or tokenize gets flake8's E999 or E902 line, and virtual
+environments are skipped.
 
 A file that does not parse gets flake8's ``E999`` line (when E999 would be
-shown) and the run goes on.  Files without a backslash hold no escape: unless
-``E999`` is to be shown they are read but neither parsed nor tokenized.
+shown) and the run goes on.  The tokens are the plugin's (``source.tokens_for``:
+quiet rows skipped, literals read at the AST's place), not flake8's full
+tokenization; a file with no row whose backslash can be reported is read but,
+unless ``E999`` is to be shown, neither parsed nor tokenized.
 """
 from __future__ import annotations
 
 import argparse
 import ast
+import io
 import json
 import multiprocessing
 import operator
+import os
+import re
+import stat
+import sys
 import tokenize
 import warnings
 from typing import Optional
 
+import flake8
 from flake8.checker import FileChecker
 from flake8.formatting.base import BaseFormatter
-from flake8.main.options import JobsArgument
 from flake8.processor import FileProcessor
 from flake8.violation import Violation
 
-from flake8_escapes import checks, config, rules
+from flake8_escapes import __version__, checks, config, output, rules, source
 
 Result = tuple[str, int, int, str, Optional[str]]  # code, line, 0-based col, text, noqa line
 CODES = tuple(rule.code for rule in rules.RULES)
 FORMATS = ('default', 'pylint', 'github', 'json')
+IGNORED_ALL = ('flake8-escapes: the configuration ignores every ESC code (flake8 matches by prefix: '
+               '"E" ignores ESC too); add extend-select = ESC to report them')
+FIRST_LINES = re.compile(rb'([^\r\n]*(?:\r\n|\r|\n)?)([^\r\n]*(?:\r\n|\r|\n)?)')
+FLAKE8_WORD = re.compile('flake8', re.IGNORECASE)
 #: Set in each process: the parent's, inherited by fork, or re-read from argv.
 _settings: config.Config | None = None
 
@@ -68,17 +81,25 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     checking = commands.add_parser(
         'check', help='report as flake8 --select=ESC would, without flake8',
         description='Report what flake8 --select=ESC reports, at the same positions and in the same '
-                    'format, reading the same configuration, without running flake8\'s other checkers. '
-                    'Exit status: 0 no report, 1 reports, 2 bad usage.')
+                    'format, reading the same configuration, without running flake8\'s other checkers '
+                    '(without --select, a file that does not parse gets E999, as in flake8; virtual '
+                    'environments are skipped). Exit status: 0 no report, 1 reports, 2 bad usage.')
+    checking.add_argument('--version', action='version',
+                          version=f'%(prog)s {__version__} (flake8 {flake8.__version__})')
     config.add_arguments(checking)
-    checking.add_argument('--jobs', dest=config.PASSED_ON + 'jobs', type=JobsArgument, metavar='N',
-                          help="processes, or 'auto' (flake8's default)")
     checking.add_argument('--format', choices=FORMATS, default='default',
                           help='default: path:line:col: CODE message; github: workflow annotations; '
                                'json: one object per line (path, line, column, code, message)')
-    checking.add_argument('--stdin-display-name', dest=config.PASSED_ON + 'stdin_display_name',
-                          metavar='NAME',
-                          help='the name of standard input (-) in reports and per-file-ignores')
+    output = checking.add_argument_group('output', "as flake8's options of these names")
+    for name, text in (('--count', 'print the number of reports last'),
+                       ('--statistics', 'print how many reports of each code'),
+                       ('--exit-zero', 'exit 0 even when there are reports'),
+                       ('--show-source', 'print the line of each report, with a caret')):
+        output.add_argument(name, dest=config.PASSED_ON + name[2:].replace('-', '_'), action='store_true',
+                            help=text)
+    # not handed on with the others: flake8 reads it again after the paths' '--'
+    output.add_argument('--output-file', metavar='FILE',
+                        help='write the reports to FILE instead of standard output')
     checking.add_argument('paths', nargs='*', metavar='PATH',
                           help="files or directories (default: '.'); '-' for standard input")
 
@@ -89,37 +110,105 @@ def _init(argv: list[str]) -> None:
         _settings = config.Config(argv)
 
 
+def encoding_of(data: bytes) -> str:
+    """A source's encoding as CPython finds it: ``tokenize.detect_encoding`` on
+    its first two lines as the compiler splits them (a coding cookie on a line
+    ended by a lone CR counts; tokenize's readline would see one long line)."""
+    lines = iter(FIRST_LINES.match(data).groups())  # type: ignore[union-attr]  # it matches b''
+    return tokenize.detect_encoding(lambda: next(lines))[0]
+
+
+def source_lines(data: bytes) -> list[str] | None:
+    """The lines of a source as CPython reads it: its coding cookie found on
+    lines split as the compiler splits them (a lone CR ends a line, which
+    flake8's reader misses), universal newlines; None when it does not decode."""
+    try:
+        text = data.decode(encoding_of(data))
+    except (LookupError, SyntaxError, UnicodeDecodeError):
+        return None
+    return io.StringIO(text, newline=None).readlines()
+
+
+def read_lines(filename: str) -> list[str] | None:
+    """A file's (or standard input's) lines: None where flake8's own reader
+    should read the file (it falls back to latin-1)."""
+    if filename == '-':
+        data = sys.stdin.buffer.read()
+        return source_lines(data) or io.StringIO(data.decode('latin-1'), newline=None).readlines()
+    with os.fdopen(os.open(filename, output.READ_FLAGS), 'rb') as f:
+        return source_lines(f.read())
+
+
+def _problem(error: Exception) -> tuple[str, int, int, str]:
+    """A file's single report when it cannot be checked: E999 (does not parse)
+    or E902 (the tokenizer failed; CPython 3.12.1 and 3.13.0 raise SystemError
+    on some sources that compile)."""
+    if isinstance(error, SyntaxError):
+        row, column = FileChecker._extract_syntax_information(error)
+        return 'E999', row, column, f'{type(error).__name__}: {error.args[0]}'
+    if isinstance(error, tokenize.TokenError):
+        row, column = FileChecker._extract_syntax_information(error)
+        return 'E902', row, column, f'{type(error).__name__}: {error.args[0]}'
+    return 'E902', 1, 0, f'{type(error).__name__}: {error}'
+
+
 def file_results(filename: str) -> tuple[str, list[Result]]:
     """(display name, results) as flake8's FileChecker would give them for the plugin alone."""
     settings = _settings
     assert settings is not None
     try:
-        processor = FileProcessor(filename, settings.options)
+        processor = FileProcessor(filename, settings.options, lines=read_lines(filename))
     except OSError as error:
         return filename, [('E902', 0, 0, f'{type(error).__name__}: {error}', None)]
+    if filename == '-':  # flake8's reader names standard input as it reads it; ours was given the lines
+        processor.filename = settings.options.stdin_display_name or 'stdin'
     name = processor.filename
-    source = ''.join(processor.lines)
-    escapes = '\\' in source and bool(settings.reported(CODES, name))
-    if not escapes and not settings.reports('E999', name) or processor.should_ignore_file():
+    lines = processor.lines
+    # The plugin's own path: a row whose backslashes nothing can report is not read; a file
+    # with no other row is neither parsed (unless E999 is shown) nor tokenized.
+    escapes = bool(settings.reported(CODES, name)) and bool(source.reportable_rows(lines))
+    if not escapes and not settings.reports('E999', name):
+        return name, []
+    text = ''.join(lines)
+    # flake8's test, line by line, only where the word is (its regex ignores case)
+    if FLAKE8_WORD.search(text) and processor.should_ignore_file():
         return name, []
     found: list[tuple[str, int, int, str]] = []
     try:
         with warnings.catch_warnings():
             warnings.simplefilter('ignore')  # the compiler's own escape warnings
-            tree = ast.parse(source)
-            if escapes:
-                for report in checks.all_reports(
-                        tree, processor.file_tokens, processor.lines, settings.regex_functions):
+            tree = ast.parse(text)
+            tokens = source.tokens_for(tree, lines) if escapes else []
+            if tokens:
+                for report in checks.all_reports(tree, tokens, lines, settings.regex_functions):
                     found.append((report.code, report.line, report.col,
                                   report.rule.message.format(**report.fields)))
-    except (SyntaxError, tokenize.TokenError) as error:
-        code = 'E902' if isinstance(error, tokenize.TokenError) else 'E999'
-        row, column = FileChecker._extract_syntax_information(error)
-        found = [(code, row, column, f'{type(error).__name__}: {error.args[0]}')]
-    return name, [(*item, processor.noqa_line_for(item[1])) for item in found]
+    except (SyntaxError, tokenize.TokenError, SystemError) as error:
+        found = [_problem(error)]
+    return name, [(*item, noqa_line(processor, item[1])) for item in found]
 
 
-def _jobs(settings: config.Config, files: list[str]) -> int:
+def noqa_line(processor: FileProcessor, line: int) -> str | None:
+    """The line(s) whose ``# noqa`` covers ``line``, as flake8 gives them; None where the
+    tokenizer fails (flake8 maps nothing then), SystemError included (item 13 of issue 24)."""
+    try:
+        found: str | None = processor.noqa_line_for(line)
+        return found
+    except SystemError:
+        return None
+
+
+def regular(path: str) -> bool:
+    """Is ``path`` something to read: standard input, a regular file, or a name
+    that does not exist (its E902 says so)?  A FIFO or a device is skipped, as
+    ``fix`` skips it: reading it could block or never end."""
+    try:
+        return path == '-' or stat.S_ISREG(os.stat(path).st_mode)
+    except OSError:
+        return True
+
+
+def job_count(settings: config.Config, files: list[str]) -> int:
     """flake8's job count: none for standard input, 'auto' is the CPU count."""
     jobs = settings.options.jobs
     if '-' in files:
@@ -132,9 +221,17 @@ def run(args: argparse.Namespace) -> int:
     argv = config.flake8_argv(args, args.paths)
     if args.format == 'pylint':
         argv.insert(0, '--format=pylint')
-    settings = _settings = config.Config(argv, FORMATTERS.get(args.format))
-    files = list(settings.files())
-    jobs = _jobs(settings, files)
+    settings = _settings = config.Config(argv, FORMATTERS.get(args.format), args.output_file)
+    if settings.ignores_all(CODES):
+        output.say(IGNORED_ALL, sys.stderr)
+    files = []
+    named = set(settings.options.filenames)  # the walk yields regular files only: test the names given
+    for name in settings.files():
+        if name not in named or regular(name):
+            files.append(name)
+        else:
+            output.say(f'{output.shown(name)}: skipped, not a regular file', sys.stderr)
+    jobs = job_count(settings, files)
     if jobs > 1:
         with multiprocessing.Pool(jobs, _init, (argv,)) as pool:
             results = list(pool.imap_unordered(
@@ -142,12 +239,33 @@ def run(args: argparse.Namespace) -> int:
     else:
         results = [file_results(name) for name in files]
     results.sort(key=operator.itemgetter(0))
+    try:
+        shown = report(settings, results)
+    except BrokenPipeError:  # check ... | head: the reader has what it wanted
+        output.closed(sys.stdout)
+        shown = report(settings, results)  # again, into the null device: the count for the exit status
+    if settings.options.count:
+        output.say(str(shown))
+    return 0 if settings.options.exit_zero else int(shown > 0)
+
+
+def report(settings: config.Config, results: list[tuple[str, list[Result]]]) -> int:
+    """Hand the results to flake8's style guide and formatter: the number of
+    reports shown.  A name that is not valid UTF-8 is matched as it is and
+    printed with its bytes escaped (flake8's formatter would fail on it)."""
     shown = 0
     settings.formatter.start()
     for name, found in results:
         found.sort(key=operator.itemgetter(1, 2))
+        guide = settings.guide.style_guide_for(name)
+        printed = output.shown(name)
         with settings.guide.processing_file(name):
             for code, line, col, text, noqa_line in found:
-                shown += settings.guide.handle_error(code, name, line, col, text, noqa_line)
+                shown += guide.handle_error(code, printed, line, col, text, noqa_line)
+    if settings.options.statistics:
+        settings.formatter.show_statistics(settings.guide.stats)
     settings.formatter.stop()
-    return int(shown > 0)
+    sys.stdout.flush()
+    if hasattr(sys.stdout, 'buffer'):
+        sys.stdout.buffer.flush()  # a closed pipe is found here, not at exit
+    return shown

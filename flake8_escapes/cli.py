@@ -9,18 +9,21 @@ from __future__ import annotations
 import argparse
 import difflib
 import importlib.metadata
+import itertools
+import multiprocessing
 import os
 import re
+import shutil
 import stat
 import sys
+import textwrap
 from collections import Counter
 from pathlib import Path
-from typing import Iterator, Sequence, TextIO
+from typing import Iterator, NamedTuple, Sequence
 
-from flake8_escapes import __version__, apis, check, config, fix, rules
+from flake8_escapes import __version__, apis, check, config, fix, output, rules
 
 FIXABLE = fix.SAFE + fix.UNSAFE
-READ_FLAGS = os.O_RDONLY | getattr(os, 'O_NONBLOCK', 0) | getattr(os, 'O_BINARY', 0)
 FIX_EPILOG = '''\
 Each file is either left exactly as it was or correctly fixed: only the bytes
 of the fixed literals change, written through a temporary file; a literal
@@ -32,6 +35,13 @@ exit status:
   2  bad usage, or a file that could not be read, fixed or written
      (the other files are still fixed)
 '''
+
+
+class FixHelp(argparse.RawDescriptionHelpFormatter):
+    """fix's help: the epilog's layout kept, no line wider than 80 characters (nor the terminal)."""
+
+    def __init__(self, prog: str) -> None:
+        super().__init__(prog, width=min(80, shutil.get_terminal_size().columns - 2))
 
 
 def _codes(value: str) -> list[str]:
@@ -57,10 +67,12 @@ def parser() -> argparse.ArgumentParser:
     check.add_parser(commands)
     fixing = commands.add_parser(
         'fix', help='rewrite string literals (safe fixes only, unless --unsafe)',
-        epilog=FIX_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter,
-        description='Rewrite string literals so that their reports go away. By default only '
-                    'safe fixes (ESC301-ESC303), which keep every value as it is; --unsafe also '
-                    'fixes ESC401, ESC402 and ESC501, changing the value to what was meant.')
+        epilog=FIX_EPILOG, formatter_class=FixHelp,
+        # the epilog's layout is kept (RawDescription), so the description is wrapped here
+        description=textwrap.fill('Rewrite string literals so that their reports go away. By default only '
+                                  'safe fixes (ESC301-ESC303), which keep every value as it is; --unsafe '
+                                  'also fixes ESC401, ESC402 and ESC501, changing the value to what was '
+                                  'meant.', 78))
     fixing.add_argument('--unsafe', action='store_true',
                         help='also apply the fixes that change a value (ESC401, ESC402, ESC501)')
     fixing.add_argument('--diff', action='store_true',
@@ -68,7 +80,9 @@ def parser() -> argparse.ArgumentParser:
     fixing.add_argument('--select', type=_codes, metavar='CODES',
                         help='comma-separated codes or prefixes to fix (default: all it may)')
     config.add_arguments(fixing, selection=False)
-    fixing.add_argument('paths', nargs='+', metavar='PATH', help='files, or directories to search for *.py')
+    fixing.add_argument('paths', nargs='*', metavar='PATH',
+                        help="files, or directories to search for *.py (default: '.'); "
+                             "'-': standard input, fixed to standard output")
     explaining = commands.add_parser('explain', help="print a code's README section",
                                      description="Print the README section of a code.")
     explaining.add_argument('code', metavar='CODE')
@@ -82,24 +96,7 @@ def _summary(codes: list[str]) -> str:
     return ', '.join(f'{code} x{n}' if n > 1 else code for code, n in sorted(counts.items()))
 
 
-def shown(path: str) -> str:
-    """A path as it can be printed: a file name that is not valid in the
-    file system's encoding (kept as surrogates by Python) is shown with
-    backslash escapes for its bytes."""
-    try:
-        path.encode('utf-8')
-        return path
-    except UnicodeEncodeError:
-        return os.fsencode(path).decode('utf-8', 'backslashreplace')
-
-
-def say(line: str, stream: TextIO | None = None) -> None:
-    """Print one line (a message that holds line ends is joined into one);
-    characters the stream cannot encode are escaped, never an error."""
-    stream = stream or sys.stdout
-    encoding = getattr(stream, 'encoding', None) or 'utf-8'
-    line = ' '.join(line.splitlines())
-    stream.write(line.encode(encoding, 'backslashreplace').decode(encoding) + '\n')
+shown, say = output.shown, output.say
 
 
 def split_lines(data: bytes) -> list[bytes]:
@@ -109,13 +106,29 @@ def split_lines(data: bytes) -> list[bytes]:
     return ends + [lines[-1]] if lines[-1] else ends
 
 
+_C_ESCAPES = {7: b'\\a', 8: b'\\b', 9: b'\\t', 10: b'\\n', 11: b'\\v', 12: b'\\f', 13: b'\\r',
+              34: b'\\"', 92: b'\\\\'}
+
+
+def header_name(name: bytes) -> bytes:
+    """A name in a ``---``/``+++`` line as git writes it, for ``git apply``
+    and GNU ``patch`` alike: C-quoted when it holds a quote, a backslash, a
+    control character or a non-ASCII byte; followed by a tab when it holds a
+    space (GNU patch ends the name at the tab)."""
+    if any(byte < 32 or byte >= 127 or byte in (34, 92) for byte in name):
+        return b'"' + b''.join(_C_ESCAPES.get(byte) or (
+            b'\\%03o' % byte if byte < 32 or byte >= 127 else bytes([byte])) for byte in name) + b'"'
+    return name + b'\t' if b' ' in name else name
+
+
 def unified_diff(path: str, before: bytes, after: bytes) -> bytes:
-    """A unified diff in the file's own bytes, that ``patch -p0`` and
-    ``git apply`` accept (``\\ No newline at end of file`` included)."""
-    name = os.fsencode(path)
-    out = []
-    for line in difflib.diff_bytes(difflib.unified_diff, split_lines(before), split_lines(after),
-                                   fromfile=name, tofile=name):
+    """A unified diff in the file's own bytes, with git's ``a/`` and ``b/``
+    names relative to the current folder, that ``git apply`` and ``patch -p1``
+    take from there (``\\ No newline at end of file`` included)."""
+    name = os.fsencode(os.path.relpath(path)).replace(os.sep.encode(), b'/')
+    out = [b'--- ' + header_name(b'a/' + name) + b'\n', b'+++ ' + header_name(b'b/' + name) + b'\n']
+    lines = difflib.diff_bytes(difflib.unified_diff, split_lines(before), split_lines(after), lineterm=b'\n')
+    for line in itertools.islice(lines, 2, None):  # difflib's own header lines
         out.append(line if line.endswith(b'\n') else line + b'\n\\ No newline at end of file\n')
     return b''.join(out)
 
@@ -128,7 +141,7 @@ def _files(settings: config.Config, paths: list[str]) -> Iterator[str]:
         count = 0
         for name in settings.files([given]):
             count += 1
-            key = os.path.realpath(name)
+            key = os.path.realpath(name) if name != '-' else name
             if key not in seen:
                 seen.add(key)
                 yield name
@@ -136,68 +149,92 @@ def _files(settings: config.Config, paths: list[str]) -> Iterator[str]:
             say(f'{shown(given)}: no Python file found', sys.stderr)
 
 
-def fix_file(
-    path: str, args: argparse.Namespace, codes: set[str],
-    regex_functions: tuple[apis.Api, ...], unsafe_left: list[str],
-) -> int:
-    """Fix one file: its exit status (0, 1 or 2); every problem is one line."""
-    name = shown(path)
+class Job(NamedTuple):
+    """One file to fix, with what the main process decided for it."""
+    path: str
+    codes: frozenset[str]          # the codes to fix there (flake8 reports them there)
+    unsafe_shown: frozenset[str]   # the unsafe codes flake8 reports there, for the count
+    diff: bool
+    regex_functions: tuple[apis.Api, ...]
+
+
+class Outcome(NamedTuple):
+    """What fixing one file gave: the exit status, what to print, the reports left for --unsafe."""
+    status: int
+    printed: list[tuple[bool, str]]   # (on stderr, line)
+    diff: bytes
+    unsafe_left: list[str]
+
+
+def read_bytes(path: str) -> bytes | None:
+    """A file's bytes; None for what is not a regular file (a FIFO, a device)."""
+    if path == '-':
+        return sys.stdin.buffer.read()
+    # O_NONBLOCK: opening a FIFO must not wait for a writer; it is then skipped.
+    with os.fdopen(os.open(path, output.READ_FLAGS), 'rb') as f:
+        if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
+            return None
+        return f.read()
+
+
+def fixed_bytes(name: str, data: bytes, job: Job) -> tuple[fix.BytesResult | None, int, str]:
+    """(result, status, the line saying why there is none) of fixing ``data``."""
     try:
-        # O_NONBLOCK: opening a FIFO must not wait for a writer; it is then skipped.
-        with os.fdopen(os.open(path, READ_FLAGS), 'rb') as f:
-            if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
-                say(f'{name}: skipped, not a regular file', sys.stderr)
-                return 0
-            data = f.read()
-    except OSError as error:
-        say(f'{name}: cannot read: {error.strerror or error}', sys.stderr)
-        return 2
-    try:
-        result = fix.fix_bytes(data, codes, regex_functions)
+        return fix.fix_bytes(data, set(job.codes), job.regex_functions), 0, ''
     except fix.Refused as error:
-        say(f'{name}: left alone: {error}', sys.stderr)
-        return 2
+        return None, 2, f'{name}: left alone: {error}'
     except UnicodeDecodeError as error:
-        say(f'{name}: cannot read: {error}', sys.stderr)
-        return 2
+        return None, 2, f'{name}: cannot read: {error}'
     except SyntaxError as error:
         message = str(error.msg or error)
         if message.startswith(('unknown encoding', 'invalid or missing encoding', 'encoding problem')):
-            say(f'{name}: cannot read: {message}', sys.stderr)
-            return 2
-        say(f'{name}: skipped, does not parse: {message} (line {error.lineno})', sys.stderr)
-        return 0
+            return None, 2, f'{name}: cannot read: {message}'
+        return None, 0, f'{name}: skipped, does not parse: {message} (line {error.lineno})'
     except ValueError as error:  # null bytes
-        say(f'{name}: skipped, does not parse: {error}', sys.stderr)
-        return 0
+        return None, 0, f'{name}: skipped, does not parse: {error}'
     except RecursionError:
-        say(f'{name}: left alone: nested too deeply for this Python to check', sys.stderr)
-        return 2
+        return None, 2, f'{name}: left alone: nested too deeply for this Python to check'
     except Exception as error:  # never stop the run: one line, exit 2
-        say(f'{name}: left alone: {type(error).__name__}: {error}', sys.stderr)
-        return 2
-    for line, col, code, reason in result.left_alone:
-        say(f'{name}:{line}:{col + 1}: {code} left alone: {reason}', sys.stderr)
-    unsafe_left.extend(result.unsafe_left)
-    if result.data == data:
-        return 0
-    if args.diff:
-        diff = unified_diff(path, data, result.data)
-        sys.stdout.flush()
-        if hasattr(sys.stdout, 'buffer'):
-            sys.stdout.buffer.write(diff)
-            sys.stdout.buffer.flush()
-        else:  # a text-only stream (an embedding program's)
-            sys.stdout.write(diff.decode('utf-8', 'backslashreplace'))
-        return 1
+        return None, 2, f'{name}: left alone: {type(error).__name__}: {error}'
+
+
+def fix_file(job: Job) -> Outcome:
+    """Fix one file (in a worker process with --jobs): its outcome, printed by the main process."""
+    name = shown(job.path)
     try:
-        fix.write_atomic(path, result.data)
+        data = read_bytes(job.path)
+    except OSError as error:
+        return Outcome(2, [(True, f'{name}: cannot read: {error.strerror or error}')], b'', [])
+    if data is None:
+        return Outcome(0, [(True, f'{name}: skipped, not a regular file')], b'', [])
+    result, status, why = fixed_bytes(name, data, job)
+    if result is None:
+        return Outcome(status, [(True, why)], data if job.path == '-' else b'', [])
+    printed = [(True, f'{name}:{line}:{col + 1}: {code} left alone: {reason}')
+               for line, col, code, reason in result.left_alone]
+    unsafe_left = [code for code in result.unsafe_left if code in job.unsafe_shown]
+    if job.path == '-':  # a filter: the whole source out, fixed or not
+        diff = unified_diff('-', data, result.data) if job.diff else result.data
+        return Outcome(int(result.data != data), printed, diff, unsafe_left)
+    if result.data == data:
+        return Outcome(0, printed, b'', unsafe_left)
+    if job.diff:
+        return Outcome(1, printed, unified_diff(job.path, data, result.data), unsafe_left)
+    try:
+        fix.write_atomic(job.path, result.data)
     except Exception as error:  # OSError above all (disk full, ulimit -f, read-only)
         detail = error.strerror if isinstance(error, OSError) and error.strerror else error
-        say(f'{name}: cannot write, left as it was: {detail}', sys.stderr)
-        return 2
-    say(f'{name}: fixed {_summary(result.fixed)}')
-    return 1
+        return Outcome(2, [*printed, (True, f'{name}: cannot write, left as it was: {detail}')], b'', [])
+    return Outcome(1, [*printed, (False, f'{name}: fixed {_summary(result.fixed)}')], b'', unsafe_left)
+
+
+def outcomes(jobs: list[Job], processes: int) -> Iterator[Outcome]:
+    """Each job's outcome, in the jobs' order (in ``processes`` worker processes when more than one)."""
+    if processes > 1:
+        with multiprocessing.Pool(processes) as pool:
+            yield from pool.imap(fix_file, jobs)
+    else:
+        yield from map(fix_file, jobs)
 
 
 def run_fix(args: argparse.Namespace) -> int:
@@ -207,12 +244,24 @@ def run_fix(args: argparse.Namespace) -> int:
         say(f'flake8-escapes fix: error: --select {names} needs --unsafe: '
             'these fixes change the value of the literal', sys.stderr)
         return 2
+    paths = args.paths or ['.']
+    settings = config.Config(config.flake8_argv(args, paths))  # what flake8 would check
+    if settings.ignores_all(FIXABLE):
+        say(check.IGNORED_ALL, sys.stderr)
+    jobs = []
+    for path in _files(settings, paths):
+        where = settings.options.stdin_display_name if path == '-' else path  # for per-file-ignores
+        jobs.append(Job(path, frozenset(settings.reported(codes, where)),
+                        frozenset(settings.reported(fix.UNSAFE, where)), args.diff, settings.regex_functions))
     status = 0
-    settings = config.Config(config.flake8_argv(args, args.paths))  # what flake8 would check
     unsafe_left: list[str] = []
-    for path in _files(settings, args.paths):
-        reported = settings.reported(codes, path)
-        status = max(status, fix_file(path, args, reported, settings.regex_functions, unsafe_left))
+    for outcome in outcomes(jobs, check.job_count(settings, [job.path for job in jobs])):
+        status = max(status, outcome.status)
+        for on_stderr, line in outcome.printed:
+            say(line, sys.stderr if on_stderr else sys.stdout)
+        if outcome.diff:
+            output.write_bytes(outcome.diff)
+        unsafe_left.extend(outcome.unsafe_left)
     if unsafe_left and not args.unsafe:
         count = len(unsafe_left)
         say(f'{count} report{"s" if count > 1 else ""} left that only --unsafe can fix '
@@ -245,10 +294,24 @@ def section(text: str, code: str) -> str | None:
     return None
 
 
+#: Where the files under tests/ that a section names are: not in an installed package.
+TESTS_ELSEWHERE = ('The files under tests/ named above are in the source repository ({url}), '
+                   'not in the installed package.')
+
+
+def spoken(code: str) -> str:
+    """A code span's text without its backticks, still read as code: a name
+    (``re.sub``, ``ESC401``, ``--unsafe``) as it is, a quoted literal as it is,
+    anything else in double quotes, so that ``(`` is not lost in the sentence."""
+    if re.fullmatch(r'[-\w.]+', code) or (len(code) > 1 and code[0] == code[-1] and code[0] in '\'"'):
+        return code
+    return f'"{code}"'
+
+
 def plain(markdown: str) -> str:
     """A README section as plain text for a terminal: no headings' ``#``, no
-    ``**``, no backticks; code blocks indented by four spaces; links as
-    ``text (address)``."""
+    ``**``, no backticks (code spans as ``spoken`` gives them); code blocks
+    indented by four spaces; links as ``text (address)``."""
     out = []
     in_code = False
     for line in markdown.splitlines():
@@ -264,7 +327,7 @@ def plain(markdown: str) -> str:
             out.extend([line, '=' * len(line)])
             continue
         line = re.sub(r'\*\*(.+?)\*\*', r'\1', line)
-        line = re.sub(r'(`+)(.+?)\1', r'\2', line)
+        line = re.sub(r'(`+)(.+?)\1', lambda span: spoken(span.group(2)), line)
         line = re.sub(r'\[([^]]+)\]\(([^)]+)\)', r'\1 (\2)', line)
         out.append(line)
     return '\n'.join(out).rstrip() + '\n'
@@ -278,8 +341,26 @@ def run_explain(args: argparse.Namespace) -> int:
         print(f'flake8-escapes explain: error: unknown code {args.code!r} '
               f'(codes: {", ".join(known)})', file=sys.stderr)
         return 2
-    sys.stdout.write(text if args.markdown else plain(text))
+    if args.markdown:  # as the README has it
+        sys.stdout.write(text)
+        return 0
+    if 'tests/' in text:
+        text += '\n' + TESTS_ELSEWHERE.format(url=source_url()) + '\n'
+    sys.stdout.write(plain(text))
     return 0
+
+
+def source_url() -> str:
+    """The project's source repository, from the package's metadata."""
+    try:
+        entries: list[str] = importlib.metadata.metadata('flake8-escapes').get_all('Project-URL') or []
+        for entry in entries:
+            label, _, url = entry.partition(',')
+            if label.strip() == 'Source':
+                return url.strip()
+    except importlib.metadata.PackageNotFoundError:
+        pass
+    return 'https://github.com/flake8-escapes/flake8-escapes'
 
 
 def main(argv: Sequence[str] | None = None) -> int:

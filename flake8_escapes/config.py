@@ -20,14 +20,16 @@ import argparse
 import logging
 import os
 import sys
+import textwrap
 from typing import Any, Iterable, Iterator, Sequence
 
 from flake8 import utils
 from flake8.exceptions import Flake8Exception
 from flake8.formatting.base import BaseFormatter
+from flake8.main.options import JobsArgument
 from flake8.options.parse_args import parse_args
 from flake8.plugins import reporter
-from flake8.style_guide import Decision, StyleGuideManager
+from flake8.style_guide import Decision, Ignored, StyleGuideManager
 
 from flake8_escapes import apis
 from flake8_escapes.plugin import REGEX_FUNCTIONS_OPTION, regex_functions_argument
@@ -47,10 +49,10 @@ def regex_functions_text(value: str) -> str:
 
 
 def add_arguments(parser: argparse.ArgumentParser, *, selection: bool = True) -> None:
-    """The flake8 options ``check`` (and, without ``selection``, ``fix``) take."""
-    group = parser.add_argument_group(
-        'configuration', 'read as flake8 reads it: the [flake8] section of setup.cfg, tox.ini or '
-                         '.flake8, then these options, which override it')
+    """The flake8 options ``check`` (and, without ``selection``: without ``--select``, ``fix``) take."""
+    group = parser.add_argument_group(  # filled here: fix's help keeps a description's lines
+        'configuration', textwrap.fill('read as flake8 reads it: the [flake8] section of setup.cfg, '
+                                       'tox.ini or .flake8, then these options, which override it', 76))
 
     def option(name: str, **kwargs: Any) -> None:
         group.add_argument(name, dest=PASSED_ON + name.lstrip('-').replace('-', '_'), **kwargs)
@@ -59,15 +61,20 @@ def add_arguments(parser: argparse.ArgumentParser, *, selection: bool = True) ->
     option('--append-config', action='append', default=[], metavar='FILE',
            help='one more config file, read last')
     option('--isolated', action='store_true', help='read no config file')
-    if selection:
-        for name in ('--select', '--extend-select', '--ignore', '--extend-ignore'):
-            option(name, metavar='CODES', help=f"as flake8's {name}")
-        option('--per-file-ignores', metavar='FILES:CODES', help="as flake8's")
+    # fix has a --select of its own: the codes to fix, among those flake8 would report
+    for name in ('--select',) * selection + ('--extend-select', '--ignore', '--extend-ignore'):
+        option(name, metavar='CODES', help=f"as flake8's {name}")
+    option('--per-file-ignores', metavar='FILES:CODES', help="as flake8's")
     option('--exclude', metavar='PATTERNS', help="as flake8's (replaces its default)")
     option('--extend-exclude', metavar='PATTERNS', help="as flake8's")
     option(REGEX_FUNCTIONS_OPTION, type=regex_functions_text, metavar='NAME:PAT[:REPL],...',
            help='your own regex functions (commas or line breaks between them), '
                 'as for the flake8 option of that name')
+    run = parser.add_argument_group('running')
+    run.add_argument('--jobs', dest=PASSED_ON + 'jobs', type=JobsArgument, metavar='N',
+                     help="processes, or 'auto' (flake8's default)")
+    run.add_argument('--stdin-display-name', dest=PASSED_ON + 'stdin_display_name', metavar='NAME',
+                     help='the name of standard input (-) in reports and per-file-ignores')
 
 
 def flake8_argv(args: argparse.Namespace, paths: Sequence[str]) -> list[str]:
@@ -85,17 +92,25 @@ def flake8_argv(args: argparse.Namespace, paths: Sequence[str]) -> list[str]:
 class Config:
     """flake8's options for one run, and the decisions taken from them."""
 
-    def __init__(self, argv: Sequence[str], formatter: type[BaseFormatter] | None = None) -> None:
-        """``argv``: flake8's command line; ``formatter``: one of ours instead of flake8's ``--format``."""
+    def __init__(self, argv: Sequence[str], formatter: type[BaseFormatter] | None = None,
+                 output_file: str | None = None) -> None:
+        """``argv``: flake8's command line; ``formatter``: one of ours instead of flake8's ``--format``;
+        ``output_file``: flake8's ``--output-file``."""
         self.argv = list(argv)
         try:
             plugins, self.options = parse_args(self.argv)
         except Flake8Exception as error:  # a missing --config file: usage, as for argparse's errors
             print(f'flake8-escapes: error: {error}', file=sys.stderr)
             raise SystemExit(2) from None
+        if output_file:
+            self.options.output_file = output_file
         self.formatter = (formatter(self.options) if formatter
                           else reporter.make(plugins.reporters, self.options))
-        self.guide = StyleGuideManager(self.options, self.formatter)
+        try:
+            self.guide = StyleGuideManager(self.options, self.formatter)
+        except Flake8Exception as error:  # a malformed per-file-ignores: flake8's message, on one line
+            print(f'flake8-escapes: error: {" ".join(str(error).split())}', file=sys.stderr)
+            raise SystemExit(2) from None
         value = getattr(self.options, 'escapes_regex_functions', '')
         # argparse converts a default given as text; flake8 6 may hand over the raw value
         self.regex_functions: tuple[apis.Api, ...] = (
@@ -104,6 +119,14 @@ class Config:
     def reports(self, code: str, path: str) -> bool:
         """Would flake8 report ``code`` in ``path`` (before ``# noqa``)?"""
         return self.guide.style_guide_for(path).should_report_error(code) is Decision.Selected
+
+    def ignores_all(self, codes: Iterable[str]) -> bool:
+        """Does the configuration's ``ignore``/``extend-ignore`` drop every one of ``codes``
+        (``extend-ignore = E`` drops ESC by prefix)?  Not so when they are merely not selected."""
+        decider = self.guide.default_style_guide.decider
+        codes = list(codes)
+        return (not any(decider.decision_for(code) is Decision.Selected for code in codes)
+                and any(decider.was_ignored(code) is Ignored.Explicitly for code in codes))
 
     def reported(self, codes: Iterable[str], path: str) -> set[str]:
         """Those of ``codes`` flake8 would report in ``path``."""

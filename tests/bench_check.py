@@ -4,11 +4,18 @@ Both read no config (--isolated), skip site-packages, and must print the same
 lines; the best wall time of each over the rounds, and the speed-up (target:
 check at least 3x faster).
 
+Then, when ruff is installed, the CPU time (user + system, workers included)
+of ``check --select=ESC`` against ``ruff check --select W605`` on the same
+files (target: check at most 5x ruff's; issue 24).
+
     python tests/bench_check.py [--jobs N] [--rounds N] [PATH ...]   # default: the standard library
 """
 from __future__ import annotations
 
 import argparse
+import os
+import resource
+import shutil
 import subprocess
 import sys
 import sysconfig
@@ -41,6 +48,39 @@ def check_against_flake8(paths: list[str], jobs: int, rounds: int) -> str:
             f'{len(best["check"][1])} reports')
 
 
+def ruff() -> str | None:
+    """The ruff beside this Python (its virtualenv's), or on PATH; None when not installed."""
+    return shutil.which('ruff', path=os.path.dirname(sys.executable)) or shutil.which('ruff')
+
+
+def cpu_time(argv: list[str]) -> float:
+    """CPU seconds (user + system) of a process and the workers it waited for."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    proc = subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    if proc.returncode not in (0, 1):
+        raise SystemExit(f'{argv[:4]} failed ({proc.returncode}): {proc.stderr[-2000:]}')
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def check_against_ruff(paths: list[str], rounds: int) -> str:
+    """One line: the best CPU time of ``check --select=ESC`` and of ``ruff check --select W605``."""
+    program = ruff()
+    if program is None:
+        return 'ruff is not installed (pip install ruff): check against ruff skipped'
+    argvs = {'check': [sys.executable, '-m', 'flake8_escapes', 'check', '--isolated', '--select=ESC',
+                       '--extend-exclude=site-packages', *paths],
+             'ruff': [program, 'check', '--isolated', '--no-cache', '--select=W605', '--exit-zero',
+                      '--extend-exclude=site-packages', *paths]}
+    best: dict[str, float] = {}
+    for _ in range(rounds):
+        for name, argv in argvs.items():
+            best[name] = min(best.get(name, float('inf')), cpu_time(argv))
+    return (f'CPU, best of {rounds}: flake8-escapes check --select=ESC {best["check"]:.2f} s, '
+            f'ruff check --select W605 {best["ruff"]:.2f} s, ratio {best["check"] / best["ruff"]:.1f} '
+            f'(target: at most 5)')
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument('paths', nargs='*', default=[sysconfig.get_paths()['stdlib']])
@@ -49,6 +89,7 @@ def main() -> int:
     args = parser.parse_args()
     print(f'Python {sys.version.split()[0]}, {" ".join(args.paths)}: '
           + check_against_flake8(args.paths, args.jobs, args.rounds))
+    print(check_against_ruff(args.paths, max(args.rounds, 3)))
     return 0
 
 

@@ -21,8 +21,9 @@ nothing -- the state of a project whose CI passes --:
 - the same ratio counted: the CPU of the plugin's import in a flake8
   process and of its runs on those files, measured apart, over flake8's.
 
-Then, unless ``--check-jobs 0``, one line from bench_check.py: ``flake8-escapes
-check`` against ``flake8 --select=ESC``, whole processes, same --jobs.
+Then, unless ``--check-jobs 0``, two lines from bench_check.py: ``flake8-escapes
+check`` against ``flake8 --select=ESC``, whole processes, same --jobs; and its
+CPU time against ``ruff check --select W605`` (when ruff is installed).
 
     python tests/benchmark.py [PATH ...]     # default: the standard library
     python tests/benchmark.py --corpus FILE  # keep the list of no-report files in FILE
@@ -273,6 +274,7 @@ def main() -> int:
           f'tokens {check * 1000:.0f} ms, ratio {check / w605:.2f}')
     if args.check_jobs:
         print(bench_check.check_against_flake8(args.paths, args.check_jobs, rounds=1))
+        print(bench_check.check_against_ruff(args.paths, rounds=3))
     if not args.flake8_rounds:
         return 0
     clean = no_report_files(files, args.corpus)

@@ -74,6 +74,11 @@ PROJECT = {
 CONCERNED = {('./pkg/a.py', 2), ('./pkg/a.py', 3), ('./pkg/a.py', 4), ('./pkg/b.py', 2)}
 
 
+def as_named(lines: set[tuple[str, int]]) -> set[tuple[str, int]]:
+    """check's (path, line) pairs with each path as a diff names it: relative, without ``./``."""
+    return {(os.path.normpath(path), line) for path, line in lines}
+
+
 def reported_lines(out: list[str]) -> set[tuple[str, int]]:
     return {(path, int(line)) for path, line, _ in (item.split(':', 2) for item in out)}
 
@@ -82,8 +87,10 @@ def diff_lines(diff: list[str]) -> set[tuple[str, int]]:
     """(path, line) of every line a unified diff removes."""
     found, path, line = set(), None, 0
     for text in diff:
-        if text.startswith('--- '):
+        if text.startswith('--- '):  # git's a/ name, relative to the folder fix ran in
             path = text[4:].strip()
+            assert path.startswith('a/'), text
+            path = path[2:]
         elif text.startswith('@@'):
             line = int(re.match(r'@@ -(\d+)', text).group(1))
         elif text.startswith('-'):
@@ -102,7 +109,7 @@ def test_flake8_check_and_fix_agree(tmp_path, config_file):
     assert check(tmp_path, '.') == (1, out)
     assert check(tmp_path, '--jobs=2', '.') == (1, out)
     code, diff, _ = escapes(tmp_path, 'fix', '--unsafe', '--diff', '.')
-    assert code == 1 and diff_lines(diff) == CONCERNED
+    assert code == 1 and diff_lines(diff) == as_named(CONCERNED)
 
 
 def test_without_the_section_everything_is_concerned(tmp_path):
@@ -113,7 +120,7 @@ def test_without_the_section_everything_is_concerned(tmp_path):
     code, out = check(tmp_path, '.')
     assert code == 1 and reported_lines(out) == concerned
     code, diff, _ = escapes(tmp_path, 'fix', '--unsafe', '--diff', '.')
-    assert code == 1 and diff_lines(diff) == concerned
+    assert code == 1 and diff_lines(diff) == as_named(concerned)
 
 
 def test_fix_skips_what_flake8_excludes(tmp_path):
@@ -302,7 +309,7 @@ def test_walk_skips_virtualenvs_fifos_and_symlinked_folders(tmp_path):
     assert reported_lines(out) == {('./a.py', line) for line in (3, 5)} | {
         ('./.hidden/c.py', line) for line in (3, 5)}
     code, diff, _ = escapes(tmp_path / 'project', 'fix', '--diff', '.')
-    assert {path for path, _ in diff_lines(diff)} == {'./a.py', './.hidden/c.py'}
+    assert {path for path, _ in diff_lines(diff)} == {'a.py', '.hidden/c.py'}
 
 
 # -- pre-commit ------------------------------------------------------------------------------------

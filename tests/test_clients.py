@@ -153,7 +153,9 @@ def git(cwd: Path, *args: str) -> str:
 
 def published_copy(where: Path) -> tuple[Path, str]:
     """The checkout as it is now (uncommitted changes included), as a git
-    repository pre-commit can install hooks from: (path, commit)."""
+    repository pre-commit can install hooks from: (path, tag).  The snapshot
+    is tagged as a release is (``v`` and the version), by the test itself:
+    a CI clone may not carry the project's tags."""
     files = git(ROOT, 'ls-files', '--cached', '--others', '--exclude-standard').splitlines()
     for name in files:
         if (ROOT / name).is_file():
@@ -162,7 +164,15 @@ def published_copy(where: Path) -> tuple[Path, str]:
     git(where, 'init', '-q')
     git(where, 'add', '-A')
     git(where, 'commit', '-qm', 'snapshot')
-    return where, git(where, 'rev-parse', 'HEAD').strip()
+    tag = release_tag()
+    git(where, 'tag', '-a', tag, '-m', f'flake8-escapes {tag}')
+    return where, tag
+
+
+def release_tag() -> str:
+    """The tag a release of this version gets, and the README's pre-commit recipe names."""
+    import flake8_escapes
+    return f'v{flake8_escapes.__version__}'
 
 
 def test_pre_commit_runs_flake8_and_the_fixer(tmp_path):

@@ -88,3 +88,41 @@ def test_ci_runs_the_readme_test_command():
     command = re.search(r'^(python -m pip install .tox>=4. && tox run-parallel)$', README, re.MULTILINE)
     assert command
     assert command.group(1) in read('.ci/run')
+
+
+def setup_commands() -> list[str]:
+    """The commands of the README's Set-up section, one per code block."""
+    text = README[README.index('## Set-up'):README.index('\n## ', README.index('## Set-up') + 1)]
+    return [block.strip() for block in re.findall(r'^```\n(.*?)^```', text, re.MULTILINE | re.DOTALL)]
+
+
+def test_setup_gives_two_commands_and_the_quick_one():
+    assert setup_commands() == [
+        'python -m pip install . && python -m flake8 --select=ESC tests/data/sample.py',
+        "python -m pip install 'tox>=4' && tox run-parallel",
+        'tox run -e quick',
+    ]
+
+
+@pytest.mark.parametrize('command', setup_commands())
+def test_ci_runs_each_setup_command_as_written(command):
+    """.ci/run runs the README's commands, so that none of them can rot."""
+    lines = [line.strip() for line in read('.ci/run').splitlines()]
+    assert any(line == command or line.startswith(command + ' ') for line in lines), command
+
+
+def test_the_quick_env_leaves_out_the_clients_and_the_slow_tests():
+    """A `-m` after `--` replaces the env's own, so the quick env must need none (issue 25)."""
+    section = re.search(r'^\[testenv:quick\]\n(.*?)(?=^\[)', read('tox.ini'), re.MULTILINE | re.DOTALL)
+    assert section, 'tox.ini has no quick env'
+    assert 'pytest -m "not slow and not clients and not scaling" {posargs}' in section.group(1)
+
+
+def test_pre_commit_recipe_names_this_versions_release_tag():
+    """Releases are tagged v<version>; the recipe's rev is that tag (tests/test_clients.py installs
+    the hook from a snapshot it tags so, since a CI clone may lack the project's tags)."""
+    version = re.search(r'^version = "(.+)"$', read('pyproject.toml'), re.MULTILINE).group(1)
+    recipe = README[README.index('id: flake8-escapes-fix') - 200:README.index('id: flake8-escapes-fix')]
+    assert f'    rev: v{version}\n' in recipe
+    assert f'@v{version}"' in README and f'flake8_escapes-{version}-py3-none-any.whl' in README
+    assert re.search(rf'^## {re.escape(version)} — \d{{4}}-\d\d-\d\d$', read('CHANGELOG.md'), re.MULTILINE)

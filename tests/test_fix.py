@@ -114,7 +114,7 @@ def test_unsafe_needs_the_flag(tmp_path):
 @pytest.mark.parametrize('args, says', [
     (['fix', '--select', 'ESC999', 'x.py'], "argument --select: 'ESC999' matches no code"),
     (['fix', '--escapes-regex-functions', 'nope', 'x.py'], '--escapes-regex-functions'),
-    (['fix'], 'the following arguments are required: PATH'),
+    (['fix', '--jobs', 'many', 'x.py'], "argument --jobs: 'many' must be 'auto' or an integer"),
     (['explain', 'ESC999'], "unknown code 'ESC999'"),
 ])
 def test_bad_usage(tmp_path, args, says):

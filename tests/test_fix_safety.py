@@ -367,9 +367,9 @@ def test_diffs_apply_with_git_and_patch(tmp_path):
     assert b'\x85 \xe9' in diff  # the latin-1 file's own bytes
     (tmp_path / 'fix.diff').write_bytes(diff)
     subprocess.run(['git', 'apply', '--check', 'fix.diff'], cwd=tmp_path, check=True, capture_output=True)
-    subprocess.run(['patch', '-p0', '--dry-run', '-i', 'fix.diff'], cwd=tmp_path, check=True,
+    subprocess.run(['patch', '-p1', '--dry-run', '-i', 'fix.diff'], cwd=tmp_path, check=True,
                    capture_output=True)
-    subprocess.run(['patch', '-p0', '-s', '-i', 'fix.diff'], cwd=tmp_path, check=True)
+    subprocess.run(['patch', '-p1', '-s', '-i', 'fix.diff'], cwd=tmp_path, check=True)
     patched = {name: (tmp_path / name).read_bytes() for name in DIFF_CASES}
     for name, data in DIFF_CASES.items():  # patch wrote what fix would have written
         assert patched[name] == fixed(data), name
