@@ -322,11 +322,13 @@ class PathJudge:
         return verdict
 
 
-def meaning(escape: escapes.Escape) -> str:
+def meaning(escape: escapes.Escape, is_bytes: bool = False) -> str:
     if escape.text in ESCAPE_MEANINGS:
         return ESCAPE_MEANINGS[escape.text]
     if escape.kind == escapes.NAMED:
         return 'a named character'
+    if is_bytes:  # a bytes literal keeps an octal escape's low 8 bits: b'\400' is b'\x00'
+        return f'the byte \\x{ord(escapes.value_of(escape)) & 0xFF:02x}'
     return f'the character U+{ord(escapes.value_of(escape)):04X}'
 
 
@@ -376,4 +378,4 @@ def reports(
             if silenced is not None:
                 silenced.append(Silenced(line, col, rules.ESC501.code, escape.text, exemption))
             continue
-        yield line, col, rules.ESC501, {'escape': escape.text, 'meaning': meaning(escape)}
+        yield line, col, rules.ESC501, {'escape': escape.text, 'meaning': meaning(escape, piece.is_bytes)}

@@ -76,7 +76,7 @@ def _round(
     chosen, left = proof.proved(plan.units(by_piece, context), context)
     chosen, left, new_tree = proof.module_parses(text, chosen, left)
     edits = [edit for unit in chosen for edit in unit.edits]
-    fixed = [code for unit in chosen for code, _ in unit.items]
+    fixed = [code for unit in chosen for code in plan.fixed_codes(unit)]
     return _Round(edits, fixed, left, unsafe_left, new_tree)
 
 

@@ -152,15 +152,23 @@ def _joins_name(char: str) -> bool:
 
 
 def edits_for(piece: literals.Piece, items: list[tuple[str, literals.Found]], lines: list[str]) -> list[Edit]:
-    """The edits that fix ``items`` in ``piece``: an ``r`` prefix, or one edit per escape."""
-    codes = {code for code, _ in items}
-    if _can_be_raw(piece, {(found.line, found.col) for _, found in items}, codes):
+    """The edits that fix ``items`` in ``piece``: an ``r`` prefix, or one edit
+    per escape, however many codes report it (two edits at one escape would
+    double its backslash twice)."""
+    by_escape: dict[tuple[int, int], tuple[literals.Found, set[str]]] = {}
+    for code, found in items:
+        by_escape.setdefault((found.line, found.col), (found, set()))[1].add(code)
+    # ESC303 alone is respelled; with a code that wants the backslash kept
+    # (ESC501: 'C:\temp\477.txt' is a path), the backslash is kept instead.
+    respelled = {at for at, (_, codes) in by_escape.items() if codes == {'ESC303'}}
+    codes = {'ESC303'} if respelled else {code for code, _ in items} - {'ESC303'}
+    if _can_be_raw(piece, set(by_escape), codes):
         line, col = piece.start
         before = lines[line - 1][col - 1:col] if col else ''
         return [Edit(line, col, 0, ' r' if _joins_name(before) else 'r')]
     edits = []
-    for code, found in items:
-        if code == 'ESC303':
+    for at, (found, _) in by_escape.items():
+        if at in respelled:
             value = invalid.spelled_value(found.escape.text, piece.is_bytes)
             edits.append(Edit(found.line, found.col, len(found.escape.text), value))
         else:
@@ -212,6 +220,16 @@ def units(by_piece: Planned, context: Context) -> list[Unit]:
         if not all(code in SAFE for code, _ in items):
             found[start] = unit._replace(safe=False)
     return list(found.values())
+
+
+def fixed_codes(unit: Unit) -> list[str]:
+    """One code per escape fixed in ``unit``: of two codes at one escape, the
+    one whose fix was made (ESC501's kept backslash, not ESC303's respelling)."""
+    by_escape: dict[tuple[int, int], str] = {}
+    for code, found in unit.items:
+        at = (found.line, found.col)
+        by_escape[at] = max(code, by_escape.get(at, code))
+    return list(by_escape.values())
 
 
 def safe_part(refused: list[Unit]) -> Planned:

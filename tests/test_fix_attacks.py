@@ -1,0 +1,67 @@
+"""The fixer under attack (issue 24): one test per item, each named after it.
+
+Expected values are CPython's: a fixed literal is evaluated by the compiler,
+and what it must equal is the text the author wrote between the quotes (the
+backslashes kept), not a value read back from the fixer.
+"""
+from __future__ import annotations
+
+import ast
+import warnings
+
+import pytest
+
+from flake8_escapes import fix, plugin
+from helpers import processor_for, results
+
+SAFE = set(fix.SAFE)
+ALL = set(fix.SAFE + fix.UNSAFE)
+
+
+def literal_values(source: str) -> list[object]:
+    """The value of each str and bytes constant of ``source``, as CPython reads it."""
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')  # the escapes being fixed warn
+        tree = ast.parse(source)
+    return [node.value for node in ast.walk(tree)
+            if isinstance(node, ast.Constant) and isinstance(node.value, (str, bytes))]
+
+
+# 2. One edit per escape, even when two codes report it ------------------------
+
+@pytest.mark.parametrize('source, meant', [
+    # ESC401 (a replacement's \1) and ESC501 (a path) on the same '\1' of a u'' literal (no raw prefix)
+    ("import re\nre.sub('(a)', u'C:\\1.txt', s)\n", 'C:\\1.txt'),
+])
+def test_item2_one_edit_per_escape_reported_by_two_codes(source, meant):
+    places = [line.split()[0] for line in results(source)]
+    assert len(places) > len(set(places))  # two codes at one escape
+    fixed = fix.fix_text(source, ALL).text
+    assert meant in literal_values(fixed)
+    assert fix.fix_text(fixed, ALL).text == fixed  # a second run changes nothing
+
+
+# 3. ESC303 and ESC501 on one escape: the path keeps its backslash -------------
+
+@pytest.mark.parametrize('source, meant', [
+    ("open('C:\\temp\\477.txt')\n", 'C:\\temp\\477.txt'),
+    ("open(u'C:\\temp\\477.txt')\n", 'C:\\temp\\477.txt'),
+    ("open(b'C:\\data\\400\\new.txt')\n", b'C:\\data\\400\\new.txt'),
+])
+def test_item3_octal_overflow_in_a_path_keeps_the_backslash(source, meant):
+    assert {'ESC303', 'ESC501'} <= {line.split()[1] for line in results(source)}
+    fixed = fix.fix_text(source, ALL).text
+    assert literal_values(fixed)[-1] == meant
+    assert fix.fix_text(fixed, ALL).text == fixed
+
+
+def test_item3_message_on_a_bytes_octal_names_the_byte():
+    source = "open(b'C:\\data\\400\\new.txt')\n"
+    processor = processor_for(lines=source.splitlines(True))
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')
+        tree = processor.build_ast()
+    messages = [message for _, _, message, _ in plugin.Plugin(tree, processor.lines).run()
+                if message.startswith('ESC501') and "'\\400'" in message]
+    assert messages, 'ESC501 is reported on \\400'
+    assert all('U+0100' not in message and '\\x00' in message for message in messages)
