@@ -7,6 +7,7 @@ backslashes kept), not a value read back from the fixer.
 from __future__ import annotations
 
 import ast
+import sys
 import warnings
 
 import pytest
@@ -65,3 +66,29 @@ def test_item3_message_on_a_bytes_octal_names_the_byte():
                 if message.startswith('ESC501') and "'\\400'" in message]
     assert messages, 'ESC501 is reported on \\400'
     assert all('U+0100' not in message and '\\x00' in message for message in messages)
+
+
+# 1. The whole module's AST is the proof of a safe fix --------------------------
+
+def module_dump(source: str) -> str:
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')  # the escapes being fixed warn
+        return ast.dump(ast.parse(source))
+
+
+@pytest.mark.parametrize('source, since', [
+    # the '=' debug text holds the field's text: r"\d" would show in the value
+    ("x = f'{\"\\d\"=}'\n", (3, 12)),
+    ("x = f'{f\"\\d\"=}'\n", (3, 12)),
+    ("x = f'{\"\\d\"=}' + f'{\"\\d\"}'\n", (3, 12)),
+    # a t-string interpolation's expression is the field's text
+    ("x = t'{\"\\d\"}'\n", (3, 14)),
+    ("x = t'{\"\\d\"=}'\n", (3, 14)),
+])
+def test_item1_safe_fix_keeps_the_module_ast(source, since):
+    if sys.version_info < since:
+        pytest.skip('a backslash in a field: 3.12+; t-strings: 3.14+')
+    assert 'ESC301' in {line.split()[1] for line in results(source)}
+    result = fix.fix_text(source, SAFE)
+    assert module_dump(result.text) == module_dump(source)
+    assert result.left_alone  # and says so

@@ -75,6 +75,8 @@ def _round(
     context = context._replace(starts=plan.piece_starts(tokens))
     chosen, left = proof.proved(plan.units(by_piece, context), context)
     chosen, left, new_tree = proof.module_parses(text, chosen, left)
+    chosen, changed, new_tree = proof.module_kept(context.tree, text, chosen, new_tree, context)
+    left += changed
     edits = [edit for unit in chosen for edit in unit.edits]
     fixed = [code for unit in chosen for code in plan.fixed_codes(unit)]
     return _Round(edits, fixed, left, unsafe_left, new_tree)

@@ -209,6 +209,22 @@ def token_end(token: tokenize.TokenInfo) -> tuple[int, int]:
     return literals.position(token[2], token[1], len(token[1]))
 
 
+def nested_starts(tokens: list[tokenize.TokenInfo]) -> set[tuple[int, int]]:
+    """The starts of the literals that stand inside an f- or t-string's field."""
+    found = set()
+    depth = 0
+    for kind, _, start, _, _ in tokens:
+        if kind in literals.START_TYPES:
+            if depth:
+                found.add(start)
+            depth += 1
+        elif kind in literals.END_TYPES:
+            depth -= 1
+        elif depth and kind == literals.STRING:
+            found.add(start)
+    return found
+
+
 def units(by_piece: Planned, context: Context) -> list[Unit]:
     """The planned fixes, grouped by literal (an f-string's pieces together)."""
     found: dict[tuple[int, int], Unit] = {}

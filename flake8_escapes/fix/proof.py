@@ -20,6 +20,9 @@ from flake8_escapes.fix.files import Edit, apply
 
 REGEX_CODES = frozenset(rule.code for rule in rules.RULES if rule.family == rules.REGEX)
 NOT_PARSED = 'the fixed file would not parse'
+#: An f-string's ``=`` debug text (3.12+) and a t-string interpolation's
+#: ``expression`` (3.14+) are the text of a field: a literal there is in two values.
+TEXT_IN_VALUE = "its fix would change an f-string's '=' text or a t-string's expression"
 
 Text = TypeVar('Text', str, bytes)
 Patterns = dict[tuple[int, int], 'str | bytes | None']
@@ -239,7 +242,7 @@ def module_parses(
 ) -> tuple[list[plan.Unit], list[LeftAlone], ast.AST | None]:
     """The units the module still parses with (all, or those that parse
     together), the fixes left alone, and the AST of the fixed text."""
-    edits = [edit for unit in chosen for edit in unit.edits]
+    edits = edits_of(chosen)
     new_tree = parsed(apply(text, edits)) if edits else None
     if not edits or new_tree is not None:
         return chosen, left, new_tree
@@ -250,7 +253,7 @@ def module_parses(
             kept.append(unit)
         else:
             left.extend(left_alone([unit], NOT_PARSED))
-    if parsed(apply(text, [e for unit in kept for e in unit.edits])) is not None:
+    if parsed(apply(text, edits_of(kept))) is not None:
         return kept, left, None
     return [], left + left_alone(kept, NOT_PARSED), None
 
@@ -258,3 +261,42 @@ def module_parses(
 def left_alone(units: list[plan.Unit], reason: str) -> list[LeftAlone]:
     """Each fix planned in ``units``, left alone for ``reason``."""
     return [LeftAlone(found.line, found.col, code, reason) for unit in units for code, found in unit.items]
+
+
+def module_kept(
+    before: ast.AST, text: str, chosen: list[plan.Unit], after: ast.AST | None, context: plan.Context,
+) -> tuple[list[plan.Unit], list[LeftAlone], ast.AST | None]:
+    """The units kept when the safe ones are proved on the whole module (its
+    AST, values and debug texts included, must not change), the fixes left
+    alone, and the AST of the fixed text (None when some were dropped).
+
+    A literal's value is proved alone; what else of its text the AST holds is
+    the text of the f- or t-string field it stands in, so when the module
+    changes, the safe fixes inside such fields are dropped (all safe fixes
+    if that is not enough).
+    """
+    safe = [unit for unit in chosen if unit.safe]
+    if not safe:
+        return chosen, [], after
+    whole = after is not None and len(safe) == len(chosen)  # ``after`` is the safe fixes' module
+    if not whole:
+        after = parsed(apply(text, edits_of(safe)))
+    if _same(before, after):
+        return chosen, [], after if whole else None
+    nested = plan.nested_starts(context.tokens)
+    kept = [unit for unit in safe if unit.start not in nested]
+    dropped = [unit for unit in safe if unit.start in nested]
+    if kept and not _same(before, parsed(apply(text, edits_of(kept)))):
+        dropped, kept = safe, []
+    gone = {unit.start for unit in dropped}  # one unit per literal start
+    return [unit for unit in chosen if unit.start not in gone], left_alone(dropped, TEXT_IN_VALUE), None
+
+
+def edits_of(units: list[plan.Unit]) -> list[Edit]:
+    """The edits of ``units``, in order."""
+    return [edit for unit in units for edit in unit.edits]
+
+
+def _same(before: ast.AST, after: ast.AST | None) -> bool:
+    """Do two modules' ASTs say the same (positions aside)?"""
+    return after is not None and ast.dump(before) == ast.dump(after)
