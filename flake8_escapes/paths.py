@@ -294,7 +294,8 @@ class PathJudge:
         parts: list[str] = []
         mine: list[literals.Position] = []
         nesting = braces = 0
-        for tok in tokens[owner + 1:]:
+        for at in range(owner + 1, len(tokens)):  # not a copy of the rest: one f-string's tokens
+            tok = tokens[at]
             kind = tok[0]
             if kind in literals.START_TYPES:
                 nesting += 1

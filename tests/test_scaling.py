@@ -40,3 +40,16 @@ def test_longest_chain_cpython_parses():
     size = next(n for n in (100_000, 30_000, 10_000, 5_000, 2_500, 2_000, 1_500, 1_000)
                 if parses(scaling.terms_in_a_chain(n, chains=1)))
     assert scaling.reports(scaling.terms_in_a_chain(size, chains=1)) == 1
+
+
+#: The dimensions of issue 24 item 7 (quadratic on 0.2.0: 78x to 99x at 10x on 3.13).
+ITEM7 = [d for d in scaling.DIMENSIONS if 'f-string' in d.name or d.fixing is not None]
+
+
+@pytest.mark.parametrize('dimension', ITEM7, ids=lambda d: d.name)
+def test_item7_fstring_and_fixer_costs_grow_linearly(dimension):
+    """Timed, so with room for a shared machine's noise: twice the target
+    (``python tests/scaling.py`` holds each to the target itself)."""
+    small = scaling.timed(dimension, dimension.base, 3)
+    large = scaling.timed(dimension, dimension.base * 10, 3)
+    assert large / small <= 2 * scaling.TARGET

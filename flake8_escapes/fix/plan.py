@@ -37,7 +37,10 @@ UNSAFE = tuple(rule.code for rule in rules.RULES if rule.fix == rules.UNSAFE)
 #: Escapes whose backslash stays in the value: a raw literal spells them alike.
 KEPT_BY_RAW = frozenset({escapes.INVALID, escapes.STR_ONLY_IN_BYTES})
 
-Planned = dict[literals.Piece, list[tuple[str, literals.Found]]]
+#: The reports to fix in each piece, by the piece's start (a piece's own hash
+#: reads its whole text and spans: one long f-string would cost a pass per report).
+Planned = dict[literals.Position, tuple[literals.Piece, list[tuple[str, literals.Found]]]]
+Span = tuple[literals.Position, literals.Position]
 
 
 class Context(NamedTuple):
@@ -116,10 +119,14 @@ def reports_to_fix(context: Context, codes: set[str]) -> tuple[Planned, list[str
         if silenced(report.code, noqa.get(report.line)):
             continue
         if report.code in codes:
-            by_piece.setdefault(report.found.piece, []).append((report.code, report.found))
+            _add(by_piece, report.code, report.found)
         elif report.code in UNSAFE:
             unsafe_left.append(report.code)
     return by_piece, unsafe_left
+
+
+def _add(planned: Planned, code: str, found: literals.Found) -> None:
+    planned.setdefault(found.piece.start, (found.piece, []))[1].append((code, found))
 
 
 def piece_starts(tokens: list[tokenize.TokenInfo]) -> dict[tuple[int, int], int]:
@@ -176,31 +183,23 @@ def edits_for(piece: literals.Piece, items: list[tuple[str, literals.Found]], li
     return edits
 
 
-def literal_span(tokens: list[tokenize.TokenInfo], starts: dict[literals.Position, int],
-                 piece: literals.Piece) -> tuple[literals.Position, literals.Position]:
-    """(start, end) of the whole literal a piece belongs to: its STRING token,
-    or the f-/t-string from its START to its END token."""
-    index = starts[piece.start]
-    if tokens[index][0] == literals.STRING:
-        return tokens[index][2], token_end(tokens[index])
-    first = _matching(tokens, index, range(index - 1, -1, -1), literals.END_TYPES, literals.START_TYPES)
-    last = _matching(tokens, first, range(first + 1, len(tokens)), literals.START_TYPES, literals.END_TYPES)
-    return tokens[first][2], token_end(tokens[last])
-
-
-def _matching(tokens: list[tokenize.TokenInfo], index: int, steps: range,
-              opening: frozenset[int], closing: frozenset[int]) -> int:
-    """The index of the token in ``steps`` that closes the nesting level of ``index``."""
-    depth = 0
-    for step in steps:
-        kind = tokens[step][0]
-        if kind in opening:
-            depth += 1
-        elif kind in closing:
-            if not depth:
-                return step
-            depth -= 1
-    raise ValueError('unterminated f-string')  # not for tokens of code that parses
+def literal_spans(tokens: list[tokenize.TokenInfo]) -> dict[literals.Position, Span]:
+    """(start, end) of the whole f-/t-string (from its START to its END token)
+    that holds each MIDDLE piece, by the piece's start: one pass over the
+    tokens, however many pieces an f-string has."""
+    spans: dict[literals.Position, Span] = {}
+    open_: list[tuple[int, list[literals.Position]]] = []  # START index, its MIDDLE pieces' starts
+    for index, tok in enumerate(tokens):
+        kind = tok[0]
+        if kind in literals.START_TYPES:
+            open_.append((index, []))
+        elif kind in literals.END_TYPES and open_:
+            first, middles = open_.pop()
+            span = (tokens[first][2], token_end(tok))
+            spans.update(dict.fromkeys(middles, span))
+        elif kind in literals.MIDDLE_TYPES and open_:
+            open_[-1][1].append(tok[2])
+    return spans
 
 
 def token_end(token: tokenize.TokenInfo) -> tuple[int, int]:
@@ -228,8 +227,15 @@ def nested_starts(tokens: list[tokenize.TokenInfo]) -> set[tuple[int, int]]:
 def units(by_piece: Planned, context: Context) -> list[Unit]:
     """The planned fixes, grouped by literal (an f-string's pieces together)."""
     found: dict[tuple[int, int], Unit] = {}
-    for piece, items in by_piece.items():
-        start, end = literal_span(context.tokens, context.starts, piece)
+    middles: dict[literals.Position, Span] | None = None  # built on the first f-string piece
+    for piece, items in by_piece.values():
+        tok = context.tokens[context.starts[piece.start]]
+        if tok[0] == literals.STRING:
+            start, end = tok[2], token_end(tok)
+        else:
+            if middles is None:
+                middles = literal_spans(context.tokens)
+            start, end = middles[piece.start]
         unit = found.setdefault(start, Unit(start, end, [], [], True))
         unit.edits.extend(edits_for(piece, items, context.lines))
         unit.items.extend(items)
@@ -254,5 +260,5 @@ def safe_part(refused: list[Unit]) -> Planned:
     for unit in refused:
         for code, found in unit.items:
             if code in SAFE:
-                safe_only.setdefault(found.piece, []).append((code, found))
+                _add(safe_only, code, found)
     return safe_only

@@ -160,6 +160,7 @@ class RegexProof:
         self.units = units
         self.context = context
         self.roles: dict[tuple[int, int], usage.Role] | None = None
+        self.listed = usage.Roles()  # the same roles, indexed once for ``role_at``
         self.patterns: Patterns = {}
 
     def _find_roles(self) -> dict[tuple[int, int], usage.Role]:
@@ -178,9 +179,10 @@ class RegexProof:
             return None  # an f-string: its value is not known here
         if self.roles is None:
             self.roles = self._find_roles()
+            self.listed = usage.Roles(self.roles.values())
         line, col = unit.start
         kinds = (usage.PATTERN, usage.REPLACEMENT)
-        used = self.roles.get(unit.start) or usage.role_at(list(self.roles.values()), line, col, kinds)
+        used = self.roles.get(unit.start) or usage.role_at(self.listed, line, col, kinds)
         if used is not None and used.role == usage.REPLACEMENT:
             col_bytes = len(self.context.lines[line - 1][:col].encode('utf-8'))
             return _template_errors(value, self.patterns.get((line, col_bytes)))
