@@ -92,3 +92,18 @@ def test_item1_safe_fix_keeps_the_module_ast(source, since):
     result = fix.fix_text(source, SAFE)
     assert module_dump(result.text) == module_dump(source)
     assert result.left_alone  # and says so
+
+
+# 4. A safe fix does not make an ESC401 report disappear -----------------------
+
+@pytest.mark.parametrize('source', [
+    # no regex role; doubling '\w' made it a backslash in every four characters ('data-text')
+    "x = '(\\w+)\\1'\n",
+    "x = '(\\d)-\\1'\n",
+])
+def test_item4_safe_fix_keeps_the_esc401_it_does_not_fix(source):
+    assert 'ESC401' in {line.split()[1] for line in results(source)}
+    result = fix.fix_text(source, SAFE)
+    assert 'ESC401' in {line.split()[1] for line in results(result.text)}
+    assert result.unsafe_left == ['ESC401']  # what is left for --unsafe is said
+    assert literal_values(result.text) == literal_values(source)

@@ -69,7 +69,8 @@ def _round(
     tree = tree or parse(text)  # before tokenizing: a file that does not parse raises SyntaxError
     tokens = plan.tokens_of(lines)
     context = plan.Context(text, lines, tree, tokens, {}, functions)
-    by_piece, unsafe_left = plan.reports_to_fix(context, codes)
+    by_piece, unsafe = plan.reports_to_fix(context, codes)
+    unsafe_left = [report.code for report in unsafe]
     if not by_piece:
         return _Round([], [], [], unsafe_left, None)
     context = context._replace(starts=plan.piece_starts(tokens))
@@ -77,6 +78,8 @@ def _round(
     chosen, left, new_tree = proof.module_parses(text, chosen, left)
     chosen, changed, new_tree = proof.module_kept(context.tree, text, chosen, new_tree, context)
     left += changed
+    chosen, hiding, new_tree = proof.reports_kept(chosen, new_tree, context, unsafe)
+    left += hiding
     edits = [edit for unit in chosen for edit in unit.edits]
     fixed = [code for unit in chosen for code in plan.fixed_codes(unit)]
     return _Round(edits, fixed, left, unsafe_left, new_tree)

@@ -109,19 +109,27 @@ def tokens_of(lines: list[str]) -> list[tokenize.TokenInfo]:
         return list(tokenize.generate_tokens(iter(lines).__next__))
 
 
-def reports_to_fix(context: Context, codes: set[str]) -> tuple[Planned, list[str]]:
+class Left(NamedTuple):
+    """A report only ``--unsafe`` would fix (its code is not being fixed)."""
+
+    code: str
+    line: int
+    col: int
+
+
+def reports_to_fix(context: Context, codes: set[str]) -> tuple[Planned, list[Left]]:
     """The reports of ``codes`` that ``# noqa`` does not silence, by literal
-    piece; and the codes of the reports only ``--unsafe`` would fix."""
+    piece; and the reports only ``--unsafe`` would fix."""
     noqa = noqa_lines(context.tokens, context.lines) if 'noqa' in context.text.lower() else {}
     by_piece: Planned = {}
-    unsafe_left: list[str] = []
+    unsafe_left: list[Left] = []
     for report in checks.all_reports(context.tree, context.tokens, context.lines, context.functions):
         if silenced(report.code, noqa.get(report.line)):
             continue
         if report.code in codes:
             _add(by_piece, report.code, report.found)
         elif report.code in UNSAFE:
-            unsafe_left.append(report.code)
+            unsafe_left.append(Left(report.code, report.line, report.col))
     return by_piece, unsafe_left
 
 

@@ -10,8 +10,11 @@
 from __future__ import annotations
 
 import ast
+import io
 import re
 import warnings
+from bisect import bisect_left
+from collections import Counter
 from typing import NamedTuple, TypeVar
 
 from flake8_escapes import rules, usage
@@ -23,6 +26,8 @@ NOT_PARSED = 'the fixed file would not parse'
 #: An f-string's ``=`` debug text (3.12+) and a t-string interpolation's
 #: ``expression`` (3.14+) are the text of a field: a literal there is in two values.
 TEXT_IN_VALUE = "its fix would change an f-string's '=' text or a t-string's expression"
+#: A safe fix that would make a report it does not fix disappear (followed by the codes).
+HIDES = 'its fix would hide '
 
 Text = TypeVar('Text', str, bytes)
 Patterns = dict[tuple[int, int], 'str | bytes | None']
@@ -302,3 +307,38 @@ def edits_of(units: list[plan.Unit]) -> list[Edit]:
 def _same(before: ast.AST, after: ast.AST | None) -> bool:
     """Do two modules' ASTs say the same (positions aside)?"""
     return after is not None and ast.dump(before) == ast.dump(after)
+
+
+def reports_kept(
+    chosen: list[plan.Unit], after: ast.AST | None, context: plan.Context, unsafe: list[plan.Left],
+) -> tuple[list[plan.Unit], list[LeftAlone], ast.AST | None]:
+    """The units kept when a safe fix must not hide a report it does not fix
+    (doubling a backslash can turn ``'(\\w+)\\1'`` into text that no longer
+    reads like a regex, though its value, and its ``\\1``, did not change), the
+    fixes left alone (for ``--unsafe``), and the AST of the fixed text.
+
+    The fixed text is checked again only when a safe fix stands in a literal
+    that holds such a report."""
+    places = sorted((report.line, report.col) for report in unsafe)
+    suspects = [unit for unit in chosen if unit.safe and _holds(unit, places)]
+    if not suspects:
+        return chosen, [], after
+    text = apply(context.text, edits_of(chosen))
+    lines = io.StringIO(text, newline='').readlines()
+    fixed = context._replace(text=text, lines=lines, tree=after or parse(text), tokens=plan.tokens_of(lines))
+    hidden = Counter(report.code for report in unsafe)
+    hidden.subtract(report.code for report in plan.reports_to_fix(fixed, set())[1])
+    codes = {code for code, count in hidden.items() if count > 0}
+    if not codes:
+        return chosen, [], after
+    dropped = [unit for unit in suspects
+               if _holds(unit, sorted((r.line, r.col) for r in unsafe if r.code in codes))]
+    reason = f"{HIDES}{', '.join(sorted(codes))} without fixing it: that is for --unsafe"
+    gone = {unit.start for unit in dropped}
+    return [unit for unit in chosen if unit.start not in gone], left_alone(dropped, reason), None
+
+
+def _holds(unit: plan.Unit, places: list[tuple[int, int]]) -> bool:
+    """Does ``unit``'s literal hold one of ``places`` (sorted)?"""
+    at = bisect_left(places, unit.start)
+    return at < len(places) and places[at] < unit.end
