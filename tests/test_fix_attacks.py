@@ -7,6 +7,7 @@ backslashes kept), not a value read back from the fixer.
 from __future__ import annotations
 
 import ast
+import os
 import sys
 import warnings
 
@@ -107,3 +108,73 @@ def test_item4_safe_fix_keeps_the_esc401_it_does_not_fix(source):
     assert 'ESC401' in {line.split()[1] for line in results(result.text)}
     assert result.unsafe_left == ['ESC401']  # what is left for --unsafe is said
     assert literal_values(result.text) == literal_values(source)
+
+
+# 5. The file is looked at again right before it is replaced -------------------
+
+def leftovers(folder) -> list[str]:
+    return [path.name for path in folder.iterdir() if path.name.endswith('.flake8-escapes')]
+
+
+def test_item5_an_edit_saved_while_fixing_is_kept(tmp_path):
+    path = tmp_path / 'a.py'
+    path.write_bytes(b"x = '\\d'\n")
+    before = fix.snapshot(str(path))
+    path.write_bytes(b"x = '\\d'  # saved by the user meanwhile\n")
+    with pytest.raises(OSError, match='changed'):
+        fix.write_atomic(str(path), b"x = r'\\d'\n", before)
+    assert path.read_bytes() == b"x = '\\d'  # saved by the user meanwhile\n"
+    assert leftovers(tmp_path) == []
+
+
+def test_item5_a_file_swapped_for_a_symlink_is_not_followed(tmp_path):
+    path, other = tmp_path / 'a.py', tmp_path / 'other.py'
+    path.write_bytes(b"x = '\\d'\n")
+    other.write_bytes(b'secret = 1\n')
+    before = fix.snapshot(str(path))
+    path.unlink()
+    path.symlink_to(other)
+    with pytest.raises(OSError, match='symlink'):
+        fix.write_atomic(str(path), b"x = r'\\d'\n", before)
+    assert other.read_bytes() == b'secret = 1\n' and path.is_symlink()
+    assert leftovers(tmp_path) == []
+
+
+def test_item5_an_unchanged_file_and_a_symlink_there_at_the_read_are_replaced(tmp_path):
+    real, link = tmp_path / 'real.py', tmp_path / 'link.py'
+    real.write_bytes(b"x = '\\d'\n")
+    link.symlink_to(real)
+    fix.write_atomic(str(link), b"x = r'\\d'\n", fix.snapshot(str(link)))
+    assert real.read_bytes() == b"x = r'\\d'\n" and link.is_symlink()
+
+
+# 6. Owner, group, extended attributes and hard links are kept -----------------
+
+@pytest.mark.skipif(not hasattr(os, 'geteuid') or os.geteuid() != 0, reason='only root may give a file away')
+def test_item6_owner_and_group_are_kept(tmp_path):
+    path = tmp_path / 'a.py'
+    path.write_bytes(b"x = '\\d'\n")
+    os.chown(path, 1234, 2345)
+    fix.write_atomic(str(path), b"x = r'\\d'\n")
+    assert (path.stat().st_uid, path.stat().st_gid) == (1234, 2345)
+
+
+@pytest.mark.skipif(not hasattr(os, 'setxattr'), reason='no extended attributes here')
+def test_item6_extended_attributes_are_kept(tmp_path):
+    path = tmp_path / 'a.py'
+    path.write_bytes(b"x = '\\d'\n")
+    try:
+        os.setxattr(path, 'user.flake8-escapes-test', b'kept')
+    except OSError:
+        pytest.skip('the file system takes no user attributes')
+    fix.write_atomic(str(path), b"x = r'\\d'\n")
+    assert os.getxattr(path, 'user.flake8-escapes-test') == b'kept'
+
+
+def test_item6_every_hard_link_sees_the_fix(tmp_path):
+    path, other = tmp_path / 'a.py', tmp_path / 'b.py'
+    path.write_bytes(b"x = '\\d'\n")
+    os.link(path, other)
+    fix.write_atomic(str(path), b"x = r'\\d'\n")
+    assert other.read_bytes() == b"x = r'\\d'\n"
+    assert path.stat().st_ino == other.stat().st_ino

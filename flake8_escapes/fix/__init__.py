@@ -15,14 +15,15 @@ from typing import NamedTuple
 from flake8_escapes import usage
 from flake8_escapes.fix import plan, proof
 from flake8_escapes.fix.files import (
-    Edit, apply, apply_bytes, detect_encoding, normalized, read, splice_problem, write_atomic,
+    Edit, Snapshot, apply, apply_bytes, detect_encoding, normalized, read, snapshot, splice_problem,
+    write_atomic,
 )
 from flake8_escapes.fix.plan import SAFE, UNSAFE
 from flake8_escapes.fix.proof import NOT_PARSED, LeftAlone, parse
 
 __all__ = [
     'SAFE', 'UNSAFE', 'ROUNDS', 'NOT_PARSED', 'Edit', 'LeftAlone', 'Result', 'BytesResult', 'Refused',
-    'fix_text', 'fix_bytes', 'parse', 'read', 'splice_problem', 'write_atomic',
+    'fix_text', 'fix_bytes', 'parse', 'read', 'splice_problem', 'write_atomic', 'Snapshot', 'snapshot',
 ]
 
 #: A fix can expose another report ('\\missing\\foo': once \\m is fixed the

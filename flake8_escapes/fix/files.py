@@ -166,29 +166,79 @@ def apply_bytes(data: bytes, encoding: str, edits: list[Edit]) -> bytes:
     return head + splice(body, replacements)
 
 
-def write_atomic(path: str, data: bytes) -> None:
+class Snapshot(NamedTuple):
+    """What a file was when it was read: it is replaced only if it still is."""
+
+    device: int
+    inode: int
+    size: int
+    mtime_ns: int
+    link: bool     # the path was a symlink then
+
+
+def snapshot(path: str, fd: int | None = None) -> Snapshot:
+    """The state of the file at ``path`` (``fd``: the file as it was opened to be read)."""
+    st = os.fstat(fd) if fd is not None else os.stat(path)
+    return Snapshot(st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, os.path.islink(path))
+
+
+#: Open the file to replace without following a symlink (where the platform can).
+NOFOLLOW = getattr(os, 'O_NOFOLLOW', 0)
+
+
+def _changed(path: str, target: str, before: Snapshot) -> str | None:
+    """How the file at ``path`` (resolved: ``target``) differs from ``before``, or None."""
+    if os.path.islink(path) and not before.link:
+        return 'it became a symlink while it was being fixed'
+    try:
+        fd = os.open(target, os.O_RDONLY | NOFOLLOW | getattr(os, 'O_NONBLOCK', 0))
+    except OSError as error:
+        return f'it cannot be opened again: {error.strerror or error}'
+    try:
+        now = snapshot(target, fd)
+    finally:
+        os.close(fd)
+    if now[:4] != before[:4]:
+        return 'it changed while it was being fixed'
+    return None
+
+
+def write_atomic(path: str, data: bytes, before: Snapshot | None = None) -> None:
     """Replace the file at ``path`` (for a symlink: its target) by ``data``,
     all at once: a temporary file in the same folder is written, flushed to
-    disk and given the original's mode bits, then renamed over the original.
-    On any error the original is untouched and the temporary file removed.
+    disk and given the original's mode bits, owner and group (where the
+    process may) and extended attributes, then renamed over the original.
+    A file with more than one hard link is written in place instead, so that
+    every name keeps seeing it (as editors do).  On any error the original is
+    untouched and the temporary file removed.
 
-    A file without write permission is not replaced (PermissionError).
+    ``before``: the file as it was read (``snapshot``); right before the
+    rename the file is looked at again, without following a symlink that was
+    not there, and left as it is (OSError) if it is no longer that file, as
+    big and as old.  A file without write permission is not replaced
+    (PermissionError).
     """
     target = os.path.realpath(path)
-    mode = stat.S_IMODE(os.stat(target).st_mode)
+    st = os.stat(target)
+    before = before or snapshot(path)
     if not os.access(target, os.W_OK):
         raise PermissionError(errno.EACCES, 'the file is not writable', path)
+    if st.st_nlink > 1:
+        _write_in_place(path, target, data, before)
+        return
     folder, name = os.path.split(target)
     fd, temporary = tempfile.mkstemp(prefix=f'.{name}.', suffix='.flake8-escapes', dir=folder)
     try:
         try:
-            view = memoryview(data)
-            while view:
-                view = view[os.write(fd, view):]
-            os.fsync(fd)
+            _write_all(fd, data)
         finally:
             os.close(fd)
-        os.chmod(temporary, mode)  # mkstemp made it 0600
+        os.chmod(temporary, stat.S_IMODE(st.st_mode))  # mkstemp made it 0600
+        _keep_owner(temporary, st)
+        _copy_xattrs(target, temporary)
+        problem = _changed(path, target, before)
+        if problem:
+            raise OSError(errno.EAGAIN, problem, path)
         os.replace(temporary, target)
     except BaseException:
         try:
@@ -196,3 +246,50 @@ def write_atomic(path: str, data: bytes) -> None:
         except OSError:
             pass
         raise
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view):]
+    os.fsync(fd)
+
+
+def _write_in_place(path: str, target: str, data: bytes, before: Snapshot) -> None:
+    """Overwrite a file that has other hard links (the fix is already proved)."""
+    problem = _changed(path, target, before)
+    if problem:
+        raise OSError(errno.EAGAIN, problem, path)
+    fd = os.open(target, os.O_WRONLY | NOFOLLOW)
+    try:
+        os.ftruncate(fd, 0)
+        _write_all(fd, data)
+    finally:
+        os.close(fd)
+
+
+def _keep_owner(temporary: str, st: os.stat_result) -> None:
+    """Give the new file the original's owner and group, as far as the process may."""
+    if not hasattr(os, 'chown') or (st.st_uid, st.st_gid) == (os.geteuid(), os.getegid()):
+        return
+    for uid, gid in ((st.st_uid, st.st_gid), (-1, st.st_gid)):
+        try:
+            os.chown(temporary, uid, gid)
+            return
+        except OSError:
+            continue  # not permitted: a user may only give a file a group of theirs
+
+
+def _copy_xattrs(source: str, temporary: str) -> None:
+    """Copy the extended attributes the process may read and write."""
+    if not hasattr(os, 'listxattr'):
+        return
+    try:
+        names = os.listxattr(source)
+    except OSError:
+        return  # not supported on this file system
+    for name in names:
+        try:
+            os.setxattr(temporary, name, os.getxattr(source, name))
+        except OSError:
+            continue  # security.* and trusted.* need privileges the process may not have
