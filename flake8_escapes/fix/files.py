@@ -209,8 +209,8 @@ def write_atomic(path: str, data: bytes, before: Snapshot | None = None) -> None
     disk and given the original's mode bits, owner and group (where the
     process may) and extended attributes, then renamed over the original.
     A file with more than one hard link is written in place instead, so that
-    every name keeps seeing it (as editors do).  On any error the original is
-    untouched and the temporary file removed.
+    every name keeps seeing it (as editors do), once its space is reserved.
+    On any error the original is untouched and the temporary file removed.
 
     ``before``: the file as it was read (``snapshot``); right before the
     rename the file is looked at again, without following a symlink that was
@@ -256,14 +256,21 @@ def _write_all(fd: int, data: bytes) -> None:
 
 
 def _write_in_place(path: str, target: str, data: bytes, before: Snapshot) -> None:
-    """Overwrite a file that has other hard links (the fix is already proved)."""
+    """Overwrite a file that has other hard links (the fix is already proved).
+    The space is reserved first, so that a full disk or a ``ulimit -f`` stops
+    the write before the first byte changes; where it cannot be reserved the
+    file is left as it is."""
     problem = _changed(path, target, before)
     if problem:
         raise OSError(errno.EAGAIN, problem, path)
+    if not hasattr(os, 'posix_fallocate'):
+        raise OSError(errno.EMLINK, 'it has other hard links and cannot be written in place here', path)
     fd = os.open(target, os.O_WRONLY | NOFOLLOW)
     try:
-        os.ftruncate(fd, 0)
+        os.posix_fallocate(fd, 0, len(data))
         _write_all(fd, data)
+        os.ftruncate(fd, len(data))
+        os.fsync(fd)
     finally:
         os.close(fd)
 

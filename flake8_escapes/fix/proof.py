@@ -323,12 +323,7 @@ def reports_kept(
     suspects = [unit for unit in chosen if unit.safe and _holds(unit, places)]
     if not suspects:
         return chosen, [], after
-    text = apply(context.text, edits_of(chosen))
-    lines = io.StringIO(text, newline='').readlines()
-    fixed = context._replace(text=text, lines=lines, tree=after or parse(text), tokens=plan.tokens_of(lines))
-    hidden = Counter(report.code for report in unsafe)
-    hidden.subtract(report.code for report in plan.reports_to_fix(fixed, set())[1])
-    codes = {code for code, count in hidden.items() if count > 0}
+    codes = _hidden_codes(chosen, after, context, unsafe)
     if not codes:
         return chosen, [], after
     dropped = [unit for unit in suspects
@@ -336,6 +331,18 @@ def reports_kept(
     reason = f"{HIDES}{', '.join(sorted(codes))} without fixing it: that is for --unsafe"
     gone = {unit.start for unit in dropped}
     return [unit for unit in chosen if unit.start not in gone], left_alone(dropped, reason), None
+
+
+def _hidden_codes(
+    chosen: list[plan.Unit], after: ast.AST | None, context: plan.Context, unsafe: list[plan.Left],
+) -> set[str]:
+    """The codes of which the fixed text has fewer unfixed reports than ``unsafe``."""
+    text = apply(context.text, edits_of(chosen))
+    lines = io.StringIO(text, newline='').readlines()
+    fixed = context._replace(text=text, lines=lines, tree=after or parse(text), tokens=plan.tokens_of(lines))
+    hidden = Counter(report.code for report in unsafe)
+    hidden.subtract(report.code for report in plan.reports_to_fix(fixed, set())[1])
+    return {code for code, count in hidden.items() if count > 0}
 
 
 def _holds(unit: plan.Unit, places: list[tuple[int, int]]) -> bool:
