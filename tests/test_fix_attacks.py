@@ -80,6 +80,7 @@ def module_dump(source: str) -> str:
 @pytest.mark.parametrize('source, since', [
     # the '=' debug text holds the field's text: r"\d" would show in the value
     ("x = f'{\"\\d\"=}'\n", (3, 12)),
+    # (3.12 and 3.13 read a nested f-string's debug text unescaped: there its fix changes nothing)
     ("x = f'{f\"\\d\"=}'\n", (3, 12)),
     ("x = f'{\"\\d\"=}' + f'{\"\\d\"}'\n", (3, 12)),
     # a t-string interpolation's expression is the field's text
@@ -92,7 +93,8 @@ def test_item1_safe_fix_keeps_the_module_ast(source, since):
     assert 'ESC301' in {line.split()[1] for line in results(source)}
     result = fix.fix_text(source, SAFE)
     assert module_dump(result.text) == module_dump(source)
-    assert result.left_alone  # and says so
+    # each report is fixed or left alone with its reason
+    assert result.left_alone or 'ESC301' not in {line.split()[1] for line in results(result.text)}
 
 
 # 4. A safe fix does not make an ESC401 report disappear -----------------------
