@@ -55,6 +55,10 @@ def test_item3_octal_overflow_in_a_path_keeps_the_backslash(source, meant):
     fixed = fix.fix_text(source, ALL).text
     assert literal_values(fixed)[-1] == meant
     assert fix.fix_text(fixed, ALL).text == fixed
+    # a safe run does not respell it ('\u013f', '\x00'): the path is left for --unsafe
+    safe = fix.fix_text(source, SAFE)
+    assert 'ESC303' in {item.code for item in safe.left_alone} and 'ESC501' in safe.unsafe_left
+    assert literal_values(fix.fix_text(safe.text, ALL).text)[-1] == meant
 
 
 def test_item3_message_on_a_bytes_octal_names_the_byte():

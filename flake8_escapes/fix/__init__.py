@@ -72,8 +72,10 @@ def _round(
     context = plan.Context(text, lines, tree, tokens, {}, functions)
     by_piece, unsafe = plan.reports_to_fix(context, codes)
     unsafe_left = [report.code for report in unsafe]
+    by_piece, held = plan.held_for_unsafe(by_piece, unsafe)
+    held_back = [LeftAlone(found.line, found.col, code, proof.FOR_UNSAFE) for code, found in held]
     if not by_piece:
-        return _Round([], [], [], unsafe_left, None)
+        return _Round([], [], held_back, unsafe_left, None)
     context = context._replace(starts=plan.piece_starts(tokens))
     chosen, left = proof.proved(plan.units(by_piece, context), context)
     chosen, left, new_tree = proof.module_parses(text, chosen, left)
@@ -83,7 +85,7 @@ def _round(
     left += hiding
     edits = [edit for unit in chosen for edit in unit.edits]
     fixed = [code for unit in chosen for code in plan.fixed_codes(unit)]
-    return _Round(edits, fixed, left, unsafe_left, new_tree)
+    return _Round(edits, fixed, held_back + left, unsafe_left, new_tree)
 
 
 def fix_text(

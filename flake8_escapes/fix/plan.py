@@ -133,6 +133,26 @@ def reports_to_fix(context: Context, codes: set[str]) -> tuple[Planned, list[Lef
     return by_piece, unsafe_left
 
 
+def held_for_unsafe(
+    by_piece: Planned, unsafe: list[Left],
+) -> tuple[Planned, list[tuple[str, literals.Found]]]:
+    """``by_piece`` less the ESC303 respellings of escapes that a code not
+    being fixed also reports (ESC501: respelling '\\477' in 'C:\\temp\\477.txt'
+    as '\\u013f' would lose the path that was meant), and those held back."""
+    places = {(report.line, report.col) for report in unsafe}
+    if not places:
+        return by_piece, []
+    kept: Planned = {}
+    held: list[tuple[str, literals.Found]] = []
+    for piece, items in by_piece.values():
+        for code, found in items:
+            if code == 'ESC303' and (found.line, found.col) in places:
+                held.append((code, found))
+            else:
+                _add(kept, code, found)
+    return kept, held
+
+
 def _add(planned: Planned, code: str, found: literals.Found) -> None:
     planned.setdefault(found.piece.start, (found.piece, []))[1].append((code, found))
 

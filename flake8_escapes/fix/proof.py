@@ -26,6 +26,8 @@ NOT_PARSED = 'the fixed file would not parse'
 #: An f-string's ``=`` debug text (3.12+) and a t-string interpolation's
 #: ``expression`` (3.14+) are the text of a field: a literal there is in two values.
 TEXT_IN_VALUE = "its fix would change an f-string's '=' text or a t-string's expression"
+#: An ESC303 respelling of an escape that ESC501 also reports: the path keeps its backslash.
+FOR_UNSAFE = 'respelled, the path would lose its backslash: that is for --unsafe'
 #: A safe fix that would make a report it does not fix disappear (followed by the codes).
 HIDES = 'its fix would hide '
 
