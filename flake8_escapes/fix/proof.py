@@ -31,6 +31,13 @@ FOR_UNSAFE = 'respelled, the path would lose its backslash: that is for --unsafe
 #: A safe fix that would make a report it does not fix disappear (followed by the codes).
 HIDES = 'its fix would hide '
 
+
+def by_design(reason: str) -> bool:
+    """Is a safe fix left alone for ``reason`` on purpose (its report stays, for
+    a person or ``--unsafe``), rather than because its proof failed?"""
+    return reason in (TEXT_IN_VALUE, FOR_UNSAFE) or reason.startswith(HIDES)
+
+
 Text = TypeVar('Text', str, bytes)
 Patterns = dict[tuple[int, int], 'str | bytes | None']
 
