@@ -166,15 +166,18 @@ class Outcome(NamedTuple):
     unsafe_left: list[str]
 
 
-def read_bytes(path: str) -> bytes | None:
-    """A file's bytes; None for what is not a regular file (a FIFO, a device)."""
+def read_bytes(path: str) -> tuple[bytes, fix.Snapshot | None] | None:
+    """A file's bytes and its state as it was read (``fix.snapshot``, for the
+    re-check before it is replaced; None for standard input); None for what is
+    not a regular file (a FIFO, a device)."""
     if path == '-':
-        return sys.stdin.buffer.read()
+        return sys.stdin.buffer.read(), None
     # O_NONBLOCK: opening a FIFO must not wait for a writer; it is then skipped.
     with os.fdopen(os.open(path, output.READ_FLAGS), 'rb') as f:
         if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
             return None
-        return f.read()
+        data = f.read()
+        return data, fix.snapshot(path, f.fileno())
 
 
 def fixed_bytes(name: str, data: bytes, job: Job) -> tuple[fix.BytesResult | None, int, str]:
@@ -202,11 +205,12 @@ def fix_file(job: Job) -> Outcome:
     """Fix one file (in a worker process with --jobs): its outcome, printed by the main process."""
     name = shown(job.path)
     try:
-        data = read_bytes(job.path)
+        read = read_bytes(job.path)
     except OSError as error:
         return Outcome(2, [(True, f'{name}: cannot read: {error.strerror or error}')], b'', [])
-    if data is None:
+    if read is None:
         return Outcome(0, [(True, f'{name}: skipped, not a regular file')], b'', [])
+    data, before = read
     result, status, why = fixed_bytes(name, data, job)
     if result is None:
         return Outcome(status, [(True, why)], data if job.path == '-' else b'', [])
@@ -221,7 +225,7 @@ def fix_file(job: Job) -> Outcome:
     if job.diff:
         return Outcome(1, printed, unified_diff(job.path, data, result.data), unsafe_left)
     try:
-        fix.write_atomic(job.path, result.data)
+        fix.write_atomic(job.path, result.data, before)
     except Exception as error:  # OSError above all (disk full, ulimit -f, read-only)
         detail = error.strerror if isinstance(error, OSError) and error.strerror else error
         return Outcome(2, [*printed, (True, f'{name}: cannot write, left as it was: {detail}')], b'', [])

@@ -166,8 +166,13 @@ def _skip_field(
     return end
 
 
-def owner_index(tokens: list[tokenize.TokenInfo], index: int) -> int:
-    """The index of the FSTRING_START/TSTRING_START of the f-/t-string that holds ``tokens[index]``."""
+def owner_index(tokens: list[tokenize.TokenInfo], index: int, known: tuple[int, int] = (-1, -1)) -> int:
+    """The index of the FSTRING_START/TSTRING_START of the f-/t-string that holds ``tokens[index]``.
+
+    ``known``: (index, owner) of an earlier MIDDLE token; met at the same
+    nesting level, it is in the same f-string, so the search stops there (the
+    pieces of one f-string then cost one pass over its tokens, not one each).
+    """
     depth = 0
     for back in range(index - 1, -1, -1):
         kind = tokens[back][0]
@@ -177,6 +182,8 @@ def owner_index(tokens: list[tokenize.TokenInfo], index: int) -> int:
             if not depth:
                 return back
             depth -= 1
+        elif back == known[0] and not depth:
+            return known[1]
     return index  # unreachable for tokens of valid code
 
 
@@ -220,6 +227,7 @@ def candidates(tokens: list[tokenize.TokenInfo], lines: list[str]) -> list[int]:
 
 def pieces(tokens: list[tokenize.TokenInfo], lines: list[str]) -> Iterator[Piece]:
     """Yield the non-raw pieces of ``tokens`` that contain a backslash."""
+    known = (-1, -1)  # the last MIDDLE piece and its owner
     for index in candidates(tokens, lines):
         tok = tokens[index]
         text = tok[1]
@@ -233,7 +241,8 @@ def pieces(tokens: list[tokenize.TokenInfo], lines: list[str]) -> Iterator[Piece
                 spans = ((body_start, body_end),)
             yield Piece(tok[2], text, spans, 'b' in prefix, '')
         else:
-            owner = tokens[owner_index(tokens, index)]
+            known = (index, owner_index(tokens, index, known))
+            owner = tokens[known[1]]
             if 'r' in split_prefix(owner[1])[0]:
                 continue
             after = tokens[index + 1][1][:1] if index + 1 < len(tokens) else ''

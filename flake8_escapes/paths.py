@@ -294,7 +294,8 @@ class PathJudge:
         parts: list[str] = []
         mine: list[literals.Position] = []
         nesting = braces = 0
-        for tok in tokens[owner + 1:]:
+        for at in range(owner + 1, len(tokens)):  # not a copy of the rest: one f-string's tokens
+            tok = tokens[at]
             kind = tok[0]
             if kind in literals.START_TYPES:
                 nesting += 1
@@ -322,11 +323,13 @@ class PathJudge:
         return verdict
 
 
-def meaning(escape: escapes.Escape) -> str:
+def meaning(escape: escapes.Escape, is_bytes: bool = False) -> str:
     if escape.text in ESCAPE_MEANINGS:
         return ESCAPE_MEANINGS[escape.text]
     if escape.kind == escapes.NAMED:
         return 'a named character'
+    if is_bytes:  # a bytes literal keeps an octal escape's low 8 bits: b'\400' is b'\x00'
+        return f'the byte \\x{ord(escapes.value_of(escape)) & 0xFF:02x}'
     return f'the character U+{ord(escapes.value_of(escape)):04X}'
 
 
@@ -376,4 +379,4 @@ def reports(
             if silenced is not None:
                 silenced.append(Silenced(line, col, rules.ESC501.code, escape.text, exemption))
             continue
-        yield line, col, rules.ESC501, {'escape': escape.text, 'meaning': meaning(escape)}
+        yield line, col, rules.ESC501, {'escape': escape.text, 'meaning': meaning(escape, piece.is_bytes)}

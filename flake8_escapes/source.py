@@ -1,19 +1,32 @@
-"""A file as flake8 hands it over: its lines and tree cost nothing more, its tokens do.
+"""The tokens the checks need, found without tokenizing a clean file.
 
 flake8 tokenizes a file a second time for any plugin that asks for
-``file_tokens`` (``FileProcessor.file_tokens`` is built on first use), and
-every code of this plugin is about a backslash in a literal.  So the lines
-are searched for a backslash first (in C), and a file is tokenized only when
-one of them may stand in a literal and be reported: most files hold no
-backslash at all, in many of the others every backslash is in a comment or
-ends a line (a line continuation), and most rows that hold an escape hold
-only everyday ones (``'\\n'``) where no literal can be a path (``quiet``).
-Even then the tokenizer is not needed for the
-str and bytes literals of a statement that holds such a backslash: their
-text is read at the AST's place as the tokenizer reads it
-(``read_literals``).  Only a statement that holds an f- or t-string, or
-that shares a row with another's literal, is tokenized, on its own, found
-through the AST.
+``file_tokens``, and every code of this plugin is about a backslash in a
+literal.  So the file is tokenized only where a backslash may stand in a
+literal and be reported, in four steps, each cheaper than the next:
+
+1. **Rows with a backslash** (``backslash_rows``, in C).  Most files have none.
+2. **Quiet rows are dropped** (``quiet``, ``reportable_rows``).  A row is quiet
+   when, pairing its backslashes from the row's start, every escape is
+   ``\\\\``, ``\\'``, ``\\"`` or a final line continuation (no code reports
+   one), or also an everyday escape (``\\n``, ``\\t``, ``\\x41``, and
+   ``\\u....`` when the file holds no bytes literal) while no literal of the
+   row can be a Windows path (``paths.may_hold_path``).  Why this is sound:
+   a row starts either outside any literal, where a backslash only ends the
+   row or stands in a comment, or inside one right after a line break, where
+   escapes pair afresh, so the pairing sees the escapes the tokenizer sees;
+   the everyday escapes are valid in str and bytes and only ESC501 reports
+   them, and a path's text stands on one row and shows itself there.
+3. **Backslashes outside literals are dropped** (``comment_or_continuation``,
+   ``rows_to_tokenize``): a row whose backslashes are all in its comment, or
+   whose only one ends it, needs no tokens unless the AST shows a literal
+   that began on an earlier row spanning it.
+4. **Literals are read, not tokenized** (``read_literals``): the str and bytes
+   literals of a statement alone on its rows are read at the AST's place as
+   the tokenizer reads them.  Only a statement that holds an f- or t-string
+   (the AST does not place their parts), or that shares a row with another's
+   quote, is tokenized, on its own (``statement_spans``, ``span_tokens``); the
+   whole file when a statement does not tokenize alone.
 """
 from __future__ import annotations
 
@@ -235,14 +248,11 @@ def needs_tokens(tree: ast.AST, lines: list[str]) -> bool:
 
 
 def tokens_for(tree: ast.AST, lines: list[str]) -> list[tokenize.TokenInfo]:
-    """The tokens the checks need: none for a file whose backslashes are all
-    in comments or line continuations; else the STRING tokens of the str and
-    bytes literals that hold the others, read from their text where the AST
-    shows them alone on their rows (``read_literals``), and the tokens of
-    the statements that hold the rest, at their places in the file (each
-    statement is tokenized on its own, from a fresh tokenizer, as the file's
-    tokenizer meets it); the whole file's when a statement does not
-    tokenize alone.
+    """The tokens the checks need (the module docstring's steps): none for a
+    file whose backslashes are all quiet, in comments or line continuations;
+    else the STRING tokens of the str and bytes literals read from their text,
+    and the tokens of the statements that hold the rest, at their places in
+    the file; the whole file's when a statement does not tokenize alone.
 
     A tokenize error of the file is raised as flake8's ``file_tokens`` would
     raise it (flake8 reports it as E902/E999).
@@ -256,6 +266,20 @@ def tokens_for(tree: ast.AST, lines: list[str]) -> list[tokenize.TokenInfo]:
         read, rows = read_literals(statements, lines, rows)
         if not rows:
             return read
+    spans = statement_spans(statements, lines, rows)
+    found = span_tokens(statements, lines, spans)
+    if found is None:
+        return file_tokens(lines)
+    if read:
+        starts = [span[0] for span in spans]
+        read = [tok for tok in read if not _in_spans(tok[2][0], starts, spans)]
+        found = sorted(found + read, key=START)
+    return found
+
+
+def statement_spans(statements: Statements, lines: list[str], rows: list[int]) -> list[tuple[int, int, bool]]:
+    """The (first, last, fresh) rows to tokenize for ``rows``: the statements
+    that hold them (``Statements.rows_for``), those that share a row merged."""
     spans: list[tuple[int, int, bool]] = []
     for row in rows:
         if spans and spans[-1][0] <= row <= spans[-1][1]:
@@ -266,27 +290,44 @@ def tokens_for(tree: ast.AST, lines: list[str]) -> list[tokenize.TokenInfo]:
             if before[0] <= first:
                 first, fresh = before[0], before[2]
         spans.append((first, last, fresh))
+    return spans
+
+
+def span_tokens(
+    statements: Statements, lines: list[str], spans: list[tuple[int, int, bool]],
+) -> list[tokenize.TokenInfo] | None:
+    """The tokens of each span, tokenized on its own (from a fresh tokenizer,
+    as the file's tokenizer meets it) and placed in the file; None when the
+    whole file must be tokenized: a span that is the file, that may start
+    inside a literal, or that does not tokenize alone."""
     if spans[0][:2] == (1, len(lines)):
-        return file_tokens(lines)
+        return None
     found: list[tokenize.TokenInfo] = []
-    make = TokenInfo._make  # in C, unlike TokenInfo(...)
     for first, last, fresh in spans:
         if not fresh and statements.starts_inside_literal(first):
-            return file_tokens(lines)
-        try:
-            part = file_tokens(lines[first - 1:last])
-        except (tokenize.TokenError, SyntaxError):
-            return file_tokens(lines)
-        shift = first - 1
-        for kind, text, (row, col), (end_row, end_col), line in part:
-            if kind == ERRORTOKEN:
-                return file_tokens(lines)
-            if row + shift <= last:  # not the DEDENTs and ENDMARKER after the statement
-                found.append(make((kind, text, (row + shift, col), (end_row + shift, end_col), line)))
-    if read:
-        starts = [span[0] for span in spans]
-        read = [tok for tok in read if not _in_spans(tok[2][0], starts, spans)]
-        found = sorted(found + read, key=START)
+            return None
+        part = _alone_tokens(lines, first, last)
+        if part is None:
+            return None
+        found.extend(part)
+    return found
+
+
+def _alone_tokens(lines: list[str], first: int, last: int) -> list[tokenize.TokenInfo] | None:
+    """The tokens of rows ``first`` to ``last`` tokenized alone, at their rows
+    in the file; None when they do not tokenize alone."""
+    try:
+        part = file_tokens(lines[first - 1:last])
+    except (tokenize.TokenError, SyntaxError):
+        return None
+    shift = first - 1
+    make = TokenInfo._make  # in C, unlike TokenInfo(...)
+    found = []
+    for kind, text, (row, col), (end_row, end_col), line in part:
+        if kind == ERRORTOKEN:
+            return None
+        if row + shift <= last:  # not the DEDENTs and ENDMARKER after the statement
+            found.append(make((kind, text, (row + shift, col), (end_row + shift, end_col), line)))
     return found
 
 

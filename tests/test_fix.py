@@ -165,7 +165,7 @@ def test_pre_commit_hook_is_declared():
 def test_proof_catches_an_unsafe_fix(monkeypatch):
     """The proof can fail: a fixer that made every literal raw is caught
     (here by the fixer's own safety check, which then leaves it alone)."""
-    monkeypatch.setattr(fix, '_can_be_raw', lambda piece, fixing, codes: piece.spans[0][0] > 0)
+    monkeypatch.setattr(fix.plan, '_can_be_raw', lambda piece, fixing, codes: piece.spans[0][0] > 0)
     proof = fix_proof.Proof()
     fix_proof.prove_text('x = "\\d\\n"\n', 'x', proof)
     assert proof.failures and 'left alone' in proof.failures[0][1]

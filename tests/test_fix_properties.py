@@ -132,7 +132,9 @@ def test_random_files(case, unsafe):
     assert after is not None  # parses in unsafe mode too
     if not unsafe:
         assert after == before
-        assert result.left_alone == []
+        # nothing left alone but on purpose (issue 24: an f-string '=' field, a report a fix
+        # would hide, an octal escape in a path), never because a proof failed
+        assert [item for item in result.left_alone if not fix.proof.by_design(item.reason)] == []
     assert fix.fix_bytes(new, ALL if unsafe else SAFE).data == new  # a second run changes nothing
     assert (new == data) == (not result.fixed)
 

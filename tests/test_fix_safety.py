@@ -115,7 +115,7 @@ def test_r_is_padded_after_a_name(before, after, codes):
 
 def test_a_literal_whose_fix_does_not_parse_is_left_alone(monkeypatch):
     """Were a plan to make a fix that does not parse, the fix is not made."""
-    monkeypatch.setattr(fix, '_joins_name', lambda char: False)  # the bug of issue 13: 'orr'
+    monkeypatch.setattr(fix.plan, '_joins_name', lambda char: False)  # the bug of issue 13: 'orr'
     result = fix.fix_text("x = y or'\\d'\nz = '\\d'\n", SAFE)
     assert result.text == "x = y or'\\d'\nz = r'\\d'\n"
     assert [item[:3] for item in result.left_alone] == [(1, 9, 'ESC301')]
@@ -124,7 +124,7 @@ def test_a_literal_whose_fix_does_not_parse_is_left_alone(monkeypatch):
 
 def test_a_safe_fix_that_changes_a_value_is_left_alone(monkeypatch):
     """The value of each edited literal is compared, before and after."""
-    monkeypatch.setattr(fix, '_can_be_raw', lambda piece, fixing, codes: piece.spans[0][0] > 0)
+    monkeypatch.setattr(fix.plan, '_can_be_raw', lambda piece, fixing, codes: piece.spans[0][0] > 0)
     result = fix.fix_text('x = "\\d\\n"\ny = "\\d"\n', SAFE)
     assert result.text == 'x = "\\d\\n"\ny = r"\\d"\n'
     assert result.left_alone == [(1, 5, 'ESC301', 'its fix would change the value of the literal')]

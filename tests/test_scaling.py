@@ -12,6 +12,8 @@ import pytest
 
 import scaling
 
+from flake8_escapes import fix
+
 pytestmark = pytest.mark.scaling
 
 
@@ -40,3 +42,15 @@ def test_longest_chain_cpython_parses():
     size = next(n for n in (100_000, 30_000, 10_000, 5_000, 2_500, 2_000, 1_500, 1_000)
                 if parses(scaling.terms_in_a_chain(n, chains=1)))
     assert scaling.reports(scaling.terms_in_a_chain(size, chains=1)) == 1
+
+
+#: The fixer's dimensions (issue 24 item 7): ``python tests/scaling.py`` times them.
+FIXING = [d for d in scaling.DIMENSIONS if d.fixing is not None]
+
+
+@pytest.mark.parametrize('dimension', FIXING, ids=lambda d: d.name)
+def test_large_size_is_fixed_and_a_second_run_changes_nothing(dimension):
+    src = dimension.source(dimension.base * 10)
+    fixed = fix.fix_text(src, dimension.fixing)
+    assert fixed.text != src and scaling.reports(fixed.text) < scaling.reports(src)
+    assert fix.fix_text(fixed.text, dimension.fixing).text == fixed.text

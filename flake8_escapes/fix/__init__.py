@@ -1,0 +1,157 @@
+"""Rewrite literals so that their reports go away (``flake8-escapes fix``).
+
+The rule: after any run, each file is either exactly as it was or correctly
+fixed.  A round plans the edits (``plan``: which reports, one edit per
+escape), proves them (``proof``: values, regexes, the module still parses)
+and makes them on the original bytes (``files``); fixing runs to a fixed
+point, bounded by ``ROUNDS``, since a fix can expose another report.
+"""
+from __future__ import annotations
+
+import ast
+import io
+from typing import NamedTuple
+
+from flake8_escapes import apis
+from flake8_escapes.fix import plan, proof
+from flake8_escapes.fix.files import (
+    Edit, Snapshot, apply, apply_bytes, detect_encoding, normalized, read, snapshot, splice_problem,
+    write_atomic,
+)
+from flake8_escapes.fix.plan import SAFE, UNSAFE
+from flake8_escapes.fix.proof import NOT_PARSED, LeftAlone, parse
+
+__all__ = [
+    'SAFE', 'UNSAFE', 'ROUNDS', 'NOT_PARSED', 'Edit', 'LeftAlone', 'Result', 'BytesResult', 'Refused',
+    'fix_text', 'fix_bytes', 'parse', 'read', 'splice_problem', 'write_atomic', 'Snapshot', 'snapshot',
+]
+
+#: A fix can expose another report ('\\missing\\foo': once \\m is fixed the
+#: literal reads as a Windows path): the fixer runs again, at most this often.
+ROUNDS = 4
+
+
+class Result(NamedTuple):
+    text: str
+    fixed: list[str]               # one code per escape fixed
+    left_alone: list[LeftAlone]    # fixes not made, and why
+    unsafe_left: list[str] = []    # codes of reports only --unsafe would fix
+
+
+class BytesResult(NamedTuple):
+    data: bytes
+    fixed: list[str]
+    left_alone: list[LeftAlone]
+    unsafe_left: list[str]
+
+
+class Refused(Exception):
+    """A file the fixer leaves alone as a whole; the message says why."""
+
+
+class _Round(NamedTuple):
+    """What one round did: its edits, the codes fixed, the fixes left alone,
+    the codes only --unsafe would fix, and the AST of the fixed text."""
+
+    edits: list[Edit]
+    fixed: list[str]
+    left: list[LeftAlone]
+    unsafe_left: list[str]
+    tree: ast.AST | None
+
+
+def _round(
+    text: str, codes: set[str], functions: tuple[apis.Api, ...], tree: ast.AST | None = None,
+) -> _Round:
+    """One pass over normalized ``text`` (``tree``: its AST, when known)."""
+    lines = io.StringIO(text, newline='').readlines()
+    if plan.file_silenced(text, lines):
+        return _Round([], [], [], [], None)
+    tree = tree or parse(text)  # before tokenizing: a file that does not parse raises SyntaxError
+    tokens = plan.tokens_of(lines)
+    context = plan.Context(text, lines, tree, tokens, {}, functions)
+    by_piece, unsafe = plan.reports_to_fix(context, codes)
+    unsafe_left = [report.code for report in unsafe]
+    by_piece, held = plan.held_for_unsafe(by_piece, unsafe)
+    held_back = [LeftAlone(found.line, found.col, code, proof.FOR_UNSAFE) for code, found in held]
+    if not by_piece:
+        return _Round([], [], held_back, unsafe_left, None)
+    context = context._replace(starts=plan.piece_starts(tokens))
+    chosen, left = proof.proved(plan.units(by_piece, context), context)
+    chosen, left, new_tree = proof.module_parses(text, chosen, left)
+    chosen, changed, new_tree = proof.module_kept(context.tree, text, chosen, new_tree, context)
+    left += changed
+    chosen, hiding, new_tree = proof.reports_kept(chosen, new_tree, context, unsafe)
+    left += hiding
+    edits = [edit for unit in chosen for edit in unit.edits]
+    fixed = [code for unit in chosen for code in plan.fixed_codes(unit)]
+    return _Round(edits, fixed, held_back + left, unsafe_left, new_tree)
+
+
+def fix_text(
+    text: str, codes: set[str], regex_functions: tuple[apis.Api, ...] | None = None,
+) -> Result:
+    """Fix the reports of ``codes`` in ``text`` (any line ends).  Raises
+    SyntaxError when the text does not parse."""
+    fixed: list[str] = []
+    left: list[LeftAlone] = []
+    unsafe_left: list[str] = []
+    tree = None
+    for _ in range(ROUNDS):
+        if '\\' not in text:
+            unsafe_left = []
+            break
+        edits, now_fixed, now_left, unsafe_left, tree = _round(
+            normalized(text), codes, regex_functions or (), tree)
+        left = now_left  # what the last round could not fix is what is left
+        if not edits:
+            break
+        text = apply(text, edits)
+        fixed.extend(now_fixed)
+    return Result(text, sorted(fixed), sorted(set(left)), sorted(unsafe_left))
+
+
+def _encoding_of(data: bytes) -> str:
+    """The encoding of ``data``, if its bytes may be edited (else Refused)."""
+    try:
+        encoding = detect_encoding(data)
+    except LookupError as error:  # 3.14: a codec that is not a text encoding
+        raise Refused(str(error)) from None
+    problem = splice_problem(encoding)
+    if problem:
+        raise Refused(problem)
+    return encoding
+
+
+def fix_bytes(
+    data: bytes, codes: set[str], regex_functions: tuple[apis.Api, ...] | None = None,
+) -> BytesResult:
+    """Fix a file's bytes: only the edited literals' bytes change.
+
+    Raises Refused (the file is left alone, the message says why),
+    SyntaxError (bad coding cookie, does not parse) or UnicodeDecodeError.
+    """
+    encoding = _encoding_of(data)
+    if b'\\' not in data:  # an ASCII-compatible codec spells a backslash 5C
+        return BytesResult(data, [], [], [])
+    fixed: list[str] = []
+    left: list[LeftAlone] = []
+    unsafe_left: list[str] = []
+    tree = None
+    for _ in range(ROUNDS):
+        text = data.decode(encoding)
+        edits, now_fixed, now_left, unsafe_left, tree = _round(
+            normalized(text), codes, regex_functions or (), tree)
+        left = now_left
+        if not edits:
+            break
+        new = apply_bytes(data, encoding, edits)
+        try:
+            same = new.decode(encoding) == apply(text, edits)
+        except UnicodeDecodeError:
+            same = False
+        if not same:  # a codec the probes did not catch
+            raise Refused(f'{encoding!r}: an edit would change other characters')
+        data = new
+        fixed.extend(now_fixed)
+    return BytesResult(data, sorted(fixed), sorted(set(left)), sorted(unsafe_left))

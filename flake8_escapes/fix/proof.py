@@ -1,0 +1,360 @@
+"""The fixer's proof: the checks that may refuse a planned edit.
+
+- each edited literal is parsed alone before and after: it must parse, and a
+  safe fix must keep its value (a str is never equal to bytes);
+- an unsafe fix of a regex literal must compile, with every group reference of
+  a replacement valid for its pattern;
+- the whole module must still parse with the edits made; the literals it
+  does not take are left alone, each with its reason.
+"""
+from __future__ import annotations
+
+import ast
+import io
+import re
+import warnings
+from bisect import bisect_left
+from collections import Counter
+from typing import NamedTuple, TypeVar
+
+from flake8_escapes import roles as role_pass, rules
+from flake8_escapes.fix import plan
+from flake8_escapes.fix.files import Edit, apply
+
+REGEX_CODES = frozenset(rule.code for rule in rules.RULES if rule.family == rules.REGEX)
+NOT_PARSED = 'the fixed file would not parse'
+#: An f-string's ``=`` debug text (3.12+) and a t-string interpolation's
+#: ``expression`` (3.14+) are the text of a field: a literal there is in two values.
+TEXT_IN_VALUE = "its fix would change an f-string's '=' text or a t-string's expression"
+#: An ESC303 respelling of an escape that ESC501 also reports: the path keeps its backslash.
+FOR_UNSAFE = 'respelled, the path would lose its backslash: that is for --unsafe'
+#: A safe fix that would make a report it does not fix disappear (followed by the codes).
+HIDES = 'its fix would hide '
+
+
+def by_design(reason: str) -> bool:
+    """Is a safe fix left alone for ``reason`` on purpose (its report stays, for
+    a person or ``--unsafe``), rather than because its proof failed?"""
+    return reason in (TEXT_IN_VALUE, FOR_UNSAFE) or reason.startswith(HIDES)
+
+
+Text = TypeVar('Text', str, bytes)
+Patterns = dict[tuple[int, int], 'str | bytes | None']
+
+
+class LeftAlone(NamedTuple):
+    line: int
+    col: int
+    code: str
+    reason: str
+
+
+def parse(text: str, mode: str = 'exec') -> ast.AST:
+    """``ast.parse`` without the compiler's warnings about the very escapes
+    being fixed (they would reach the user's terminal)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')
+        return ast.parse(text, mode=mode)
+
+
+def parsed(text: str) -> ast.AST | None:
+    """The module's AST, or None when it does not parse."""
+    try:
+        return parse(text)
+    except (SyntaxError, ValueError):
+        return None
+
+
+# Values ---------------------------------------------------------------------
+
+def source_of(lines: list[str], start: tuple[int, int], end: tuple[int, int]) -> str:
+    """The text of ``lines`` from ``start`` to ``end``."""
+    if start[0] == end[0]:
+        return lines[start[0] - 1][start[1]:end[1]]
+    return ''.join([lines[start[0] - 1][start[1]:], *lines[start[0]:end[0] - 1],
+                    lines[end[0] - 1][:end[1]]])
+
+
+def shifted(source: str, start: tuple[int, int], edits: list[Edit]) -> str:
+    """``source`` (the text from ``start``) with ``edits`` made."""
+    local = [Edit(e.line - start[0] + 1, e.col - start[1] if e.line == start[0] else e.col, e.length, e.text)
+             for e in edits]
+    return apply(source, local)
+
+
+def _key(node: ast.AST) -> object:
+    """What a literal's AST says of its value (a str is never equal to bytes)."""
+    if isinstance(node, ast.Constant):
+        return type(node.value), node.value
+    return ast.dump(node)
+
+
+def _value(source: str) -> object:
+    try:
+        return _key(parse(source, 'eval').body)  # type: ignore[attr-defined]
+    except (SyntaxError, ValueError, RecursionError):
+        return None
+
+
+def values(sources: list[str]) -> list[object]:
+    """The value of each literal's source (None: it does not parse), parsed
+    together as one tuple (one call to the compiler, not one per literal)."""
+    try:
+        batch = parse('(\n' + ',\n'.join(sources) + ',\n)', 'eval').body  # type: ignore[attr-defined]
+    except (SyntaxError, ValueError, RecursionError):
+        batch = None
+    if isinstance(batch, ast.Tuple) and len(batch.elts) == len(sources):
+        return [_key(node) for node in batch.elts]
+    return [_value(source) for source in sources]
+
+
+# Regexes --------------------------------------------------------------------
+
+def _pattern_errors(value: str | bytes) -> str | None:
+    try:
+        re.compile(value)
+    except re.error as error:
+        try:
+            import regex
+            regex.compile(value)
+        except ImportError:
+            return f'the fixed pattern does not compile: {error}'
+        except Exception:
+            return f'the fixed pattern does not compile: {error}'
+    except (TypeError, ValueError, OverflowError, RecursionError) as error:
+        return f'the fixed pattern does not compile: {error}'
+    return None
+
+
+def _template_errors(value: Text, pattern: str | bytes | None) -> str | None:
+    """Is ``value`` a valid replacement for ``pattern`` (None: unknown, any
+    group number up to 99 is taken as valid)?"""
+    any_groups = b'()' * 99 if isinstance(value, bytes) else '()' * 99
+    try:
+        compiled = re.compile(pattern if type(pattern) is type(value) else any_groups)
+    except (re.error, TypeError, ValueError, OverflowError, RecursionError):
+        compiled = re.compile(any_groups)
+    try:
+        compiled.sub(value, value[:0])  # re reads the template before it searches
+    except (re.error, IndexError, TypeError, ValueError) as error:
+        return f'the fixed replacement is not valid for its pattern: {error}'
+    return None
+
+
+def patterns_by_argument(tree: ast.AST) -> Patterns:
+    """For each call argument, at its (line, utf-8 col): the call's pattern
+    when it is a literal (the first argument, or ``pattern=``/``pat=``), else
+    None.  Built once per file, so that checking many replacements stays linear."""
+    found: Patterns = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call):
+            first = _pattern_argument(node)
+            for argument in [*node.args, *(k.value for k in node.keywords)]:
+                pattern = first if first is not argument else None
+                value = pattern.value if isinstance(pattern, ast.Constant) else None
+                known = value if isinstance(value, (str, bytes)) else None
+                found[argument.lineno, argument.col_offset] = known
+    return found
+
+
+def _pattern_argument(node: ast.Call) -> ast.expr | None:
+    """The argument a call's pattern would be: ``pattern=``/``pat=``, else the first."""
+    first = node.args[0] if node.args else None
+    for keyword in node.keywords:
+        if keyword.arg in ('pattern', 'pat'):
+            first = keyword.value
+    return first
+
+
+class RegexProof:
+    """Whether a regex literal's unsafe fix keeps the program working; the
+    roles and patterns of the module are found once, on first need."""
+
+    def __init__(self, units: list[plan.Unit], context: plan.Context) -> None:
+        self.units = units
+        self.context = context
+        self.roles: dict[tuple[int, int], role_pass.Role] | None = None
+        self.listed = role_pass.Roles()  # the same roles, indexed once for ``role_at``
+        self.patterns: Patterns = {}
+
+    def _find_roles(self) -> dict[tuple[int, int], role_pass.Role]:
+        near = {f.line for u in self.units for _, f in u.items} | {u.start[0] for u in self.units}
+        context = self.context
+        self.patterns = patterns_by_argument(context.tree)
+        found = role_pass.literal_roles(context.tree, context.lines, context.functions, sorted(near))
+        return {role.start: role  # a literal's role, found by its start (linear)
+                for role in found if role.role in (role_pass.PATTERN, role_pass.REPLACEMENT)}
+
+    def problem(self, unit: plan.Unit, new_source: str) -> str | None:
+        """Why the fixed regex literal would break the program, or None."""
+        try:
+            value = ast.literal_eval(new_source)
+        except (SyntaxError, ValueError, RecursionError):
+            return None  # an f-string: its value is not known here
+        if self.roles is None:
+            self.roles = self._find_roles()
+            self.listed = role_pass.Roles(self.roles.values())
+        line, col = unit.start
+        kinds = (role_pass.PATTERN, role_pass.REPLACEMENT)
+        used = self.roles.get(unit.start) or role_pass.role_at(self.listed, line, col, kinds)
+        if used is not None and used.role == role_pass.REPLACEMENT:
+            col_bytes = len(self.context.lines[line - 1][:col].encode('utf-8'))
+            return _template_errors(value, self.patterns.get((line, col_bytes)))
+        problem = _pattern_errors(value)
+        if problem and used is None:  # text that reads like a regex, or a template
+            return _template_errors(value, None) and problem
+        return problem
+
+
+# Units ----------------------------------------------------------------------
+
+def checked(
+    units: list[plan.Unit], context: plan.Context,
+) -> tuple[list[plan.Unit], list[LeftAlone], list[plan.Unit]]:
+    """(units whose fix is proved, the fixes left alone, the units refused)."""
+    left: list[LeftAlone] = []
+    chosen: list[plan.Unit] = []
+    refused: list[plan.Unit] = []
+    regex = RegexProof(units, context)
+    olds = [source_of(context.lines, unit.start, unit.end) for unit in units]
+    news = [shifted(old, unit.start, [e._replace(text=e.text.lstrip()) for e in unit.edits])
+            for old, unit in zip(olds, units)]
+    for unit, new, before, after in zip(units, news, values(olds), values(news)):
+        reason = _refusal(unit, new, before, after, regex)
+        if reason:
+            left.extend(left_alone([unit], reason))
+            refused.append(unit)
+        else:
+            chosen.append(unit)
+    return chosen, left, refused
+
+
+def _refusal(unit: plan.Unit, new: str, before: object, after: object, regex: RegexProof) -> str | None:
+    """Why ``unit``'s fix (its literal becoming ``new``) is refused, or None."""
+    if after is None:
+        return 'the fixed literal would not parse'
+    if unit.safe and before != after:
+        return 'its fix would change the value of the literal'
+    if not unit.safe and any(code in REGEX_CODES for code, _ in unit.items):
+        return regex.problem(unit, new)
+    return None
+
+
+def proved(units: list[plan.Unit], context: plan.Context) -> tuple[list[plan.Unit], list[LeftAlone]]:
+    """The units whose fix is proved literal by literal, and the fixes left
+    alone; a literal whose unsafe fix is refused still gets its safe fixes."""
+    chosen, left, refused = checked(units, context)
+    safe_only = plan.safe_part(refused)
+    if safe_only:
+        more, _, _ = checked(plan.units(safe_only, context), context)
+        chosen.extend(more)
+        done = {(f.line, f.col) for unit in more for _, f in unit.items}
+        left = [item for item in left if (item.line, item.col) not in done]
+    return chosen, left
+
+
+def module_parses(
+    text: str, chosen: list[plan.Unit], left: list[LeftAlone],
+) -> tuple[list[plan.Unit], list[LeftAlone], ast.AST | None]:
+    """The units the module still parses with (all, or those that parse
+    together), the fixes left alone, and the AST of the fixed text."""
+    edits = edits_of(chosen)
+    new_tree = parsed(apply(text, edits)) if edits else None
+    if not edits or new_tree is not None:
+        return chosen, left, new_tree
+    # The literals each parse: find the ones the module does not take.
+    kept = []
+    for unit in chosen:
+        if parsed(apply(text, unit.edits)) is not None:
+            kept.append(unit)
+        else:
+            left.extend(left_alone([unit], NOT_PARSED))
+    if parsed(apply(text, edits_of(kept))) is not None:
+        return kept, left, None
+    return [], left + left_alone(kept, NOT_PARSED), None
+
+
+def left_alone(units: list[plan.Unit], reason: str) -> list[LeftAlone]:
+    """Each fix planned in ``units``, left alone for ``reason``."""
+    return [LeftAlone(found.line, found.col, code, reason) for unit in units for code, found in unit.items]
+
+
+def module_kept(
+    before: ast.AST, text: str, chosen: list[plan.Unit], after: ast.AST | None, context: plan.Context,
+) -> tuple[list[plan.Unit], list[LeftAlone], ast.AST | None]:
+    """The units kept when the safe ones are proved on the whole module (its
+    AST, values and debug texts included, must not change), the fixes left
+    alone, and the AST of the fixed text (None when some were dropped).
+
+    A literal's value is proved alone; what else of its text the AST holds is
+    the text of the f- or t-string field it stands in, so when the module
+    changes, the safe fixes inside such fields are dropped (all safe fixes
+    if that is not enough).
+    """
+    safe = [unit for unit in chosen if unit.safe]
+    if not safe:
+        return chosen, [], after
+    whole = after is not None and len(safe) == len(chosen)  # ``after`` is the safe fixes' module
+    if not whole:
+        after = parsed(apply(text, edits_of(safe)))
+    if _same(before, after):
+        return chosen, [], after if whole else None
+    nested = plan.nested_starts(context.tokens)
+    kept = [unit for unit in safe if unit.start not in nested]
+    dropped = [unit for unit in safe if unit.start in nested]
+    if kept and not _same(before, parsed(apply(text, edits_of(kept)))):
+        dropped, kept = safe, []
+    gone = {unit.start for unit in dropped}  # one unit per literal start
+    return [unit for unit in chosen if unit.start not in gone], left_alone(dropped, TEXT_IN_VALUE), None
+
+
+def edits_of(units: list[plan.Unit]) -> list[Edit]:
+    """The edits of ``units``, in order."""
+    return [edit for unit in units for edit in unit.edits]
+
+
+def _same(before: ast.AST, after: ast.AST | None) -> bool:
+    """Do two modules' ASTs say the same (positions aside)?"""
+    return after is not None and ast.dump(before) == ast.dump(after)
+
+
+def reports_kept(
+    chosen: list[plan.Unit], after: ast.AST | None, context: plan.Context, unsafe: list[plan.Left],
+) -> tuple[list[plan.Unit], list[LeftAlone], ast.AST | None]:
+    """The units kept when a safe fix must not hide a report it does not fix
+    (doubling a backslash can turn ``'(\\w+)\\1'`` into text that no longer
+    reads like a regex, though its value, and its ``\\1``, did not change), the
+    fixes left alone (for ``--unsafe``), and the AST of the fixed text.
+
+    The fixed text is checked again only when a safe fix stands in a literal
+    that holds such a report."""
+    places = sorted((report.line, report.col) for report in unsafe)
+    suspects = [unit for unit in chosen if unit.safe and _holds(unit, places)]
+    if not suspects:
+        return chosen, [], after
+    codes = _hidden_codes(chosen, after, context, unsafe)
+    if not codes:
+        return chosen, [], after
+    dropped = [unit for unit in suspects
+               if _holds(unit, sorted((r.line, r.col) for r in unsafe if r.code in codes))]
+    reason = f"{HIDES}{', '.join(sorted(codes))} without fixing it: that is for --unsafe"
+    gone = {unit.start for unit in dropped}
+    return [unit for unit in chosen if unit.start not in gone], left_alone(dropped, reason), None
+
+
+def _hidden_codes(
+    chosen: list[plan.Unit], after: ast.AST | None, context: plan.Context, unsafe: list[plan.Left],
+) -> set[str]:
+    """The codes of which the fixed text has fewer unfixed reports than ``unsafe``."""
+    text = apply(context.text, edits_of(chosen))
+    lines = io.StringIO(text, newline='').readlines()
+    fixed = context._replace(text=text, lines=lines, tree=after or parse(text), tokens=plan.tokens_of(lines))
+    hidden = Counter(report.code for report in unsafe)
+    hidden.subtract(report.code for report in plan.reports_to_fix(fixed, set())[1])
+    return {code for code, count in hidden.items() if count > 0}
+
+
+def _holds(unit: plan.Unit, places: list[tuple[int, int]]) -> bool:
+    """Does ``unit``'s literal hold one of ``places`` (sorted)?"""
+    at = bisect_left(places, unit.start)
+    return at < len(places) and places[at] < unit.end
