@@ -29,7 +29,7 @@ from bisect import bisect_left, bisect_right
 from typing import Callable, Iterable, Iterator, NamedTuple
 
 from flake8_escapes import apis
-from flake8_escapes.apis import PATH as PATH, PATTERN as PATTERN, REPLACEMENT as REPLACEMENT
+from flake8_escapes.apis import PATH as PATH, PATTERN as PATTERN, REPLACEMENT as REPLACEMENT, TEX as TEX
 from flake8_escapes.literals import char_col as _char_col
 from flake8_escapes.names import (
     Names, Position, Scope, dotted, is_string, literals_in, statement_parts,
@@ -38,6 +38,8 @@ from flake8_escapes.names import (
 #: A string statement that is not a docstring: its value is thrown away
 #: (code kept in a string to disable it), so nothing in it changes behaviour.
 DISCARDED = 'discarded'
+#: A docstring of a module, a class or a function (ESC602 reads its doctest examples).
+DOCSTRING = 'docstring'
 #: The kinds of value the pass asks ``names`` to bind: a compiled pattern, a match.
 COMPILED = 'compiled'
 MATCH = 'match'
@@ -281,8 +283,10 @@ class _Visitor:
     def visit_statement(self, stmt: ast.stmt, chain: tuple[Scope, ...], docstring: bool) -> None:
         """Visit a statement's expressions in its scopes (a string statement is discarded)."""
         self.names.chain = chain
-        if isinstance(stmt, ast.Expr) and is_string(stmt.value) and not docstring:
-            self.found.append((stmt.value, DISCARDED))
+        if isinstance(stmt, ast.Expr) and is_string(stmt.value):
+            value = stmt.value  # an f-string or bytes is never a docstring
+            is_doc = docstring and isinstance(value, ast.Constant) and isinstance(value.value, str)
+            self.found.append((value, DOCSTRING if is_doc else DISCARDED))
             return
         if isinstance(stmt, ast.Assign) and chain[-1].marked:
             self.lexer_table(stmt)

@@ -7,7 +7,9 @@ are searched for a backslash first (in C), and a file is tokenized only when
 one of them may stand in a literal and be reported: most files hold no
 backslash at all, in many of the others every backslash is in a comment or
 ends a line (a line continuation), and most rows that hold an escape hold
-only everyday ones (``'\\n'``) where no literal can be a path (``quiet``).
+only everyday ones (``'\\n'``) where no literal can be a path, no escape
+begins a TeX command (``tex.may_hold_command``) and no doctest example can
+stand (``doctests.example_rows``): ``quiet``.
 Even then the tokenizer is not needed for the
 str and bytes literals of a statement that holds such a backslash: their
 text is read at the AST's place as the tokenizer reads it
@@ -25,7 +27,7 @@ from itertools import compress, count, repeat
 from operator import contains
 from typing import Iterable, cast
 
-from flake8_escapes import escapes, paths
+from flake8_escapes import doctests, escapes, paths, tex
 from flake8_escapes.literals import START, Position, Positions, char_col
 from flake8_escapes.names import statement_parts
 
@@ -64,10 +66,12 @@ def backslash_rows(lines: list[str]) -> list[int]:
 
 def quiet(line: str, str_only: bool = False) -> bool:
     """Is nothing on this row reportable, whatever literal its backslashes
-    stand in?  Its escapes are only ``\\\\``, quotes and a line continuation
-    (``escapes.PLAIN_ROW``), or also everyday escapes where no literal of
-    the row can be a Windows path (``escapes.EVERYDAY_ROW``,
-    ``paths.may_hold_path``): most rows with a backslash (``'\\n'``).
+    stand in, provided that it holds no doctest example's line (see
+    ``reportable_rows``)?  Its escapes are only ``\\\\``, quotes and a line
+    continuation (``escapes.PLAIN_ROW``), or also everyday escapes where no
+    literal of the row can be a Windows path (``escapes.EVERYDAY_ROW``,
+    ``paths.may_hold_path``) and none begins a TeX command
+    (``tex.may_hold_command``): most rows with a backslash (``'\\n'``).
     ``str_only``: the file holds no bytes literal, so ``\\u....`` is everyday too."""
     everyday = escapes.EVERYDAY_STR_ROW if str_only else escapes.EVERYDAY_ROW
     return everyday.fullmatch(line) is not None and _quiet_everyday(line)
@@ -75,22 +79,41 @@ def quiet(line: str, str_only: bool = False) -> bool:
 
 def _quiet_everyday(line: str) -> bool:
     """``quiet`` for a row whose escapes are everyday ones (PLAIN_ROW's rows are among them)."""
-    return not paths.may_hold_path(line) or escapes.PLAIN_ROW.fullmatch(line) is not None
+    return ((not paths.may_hold_path(line) and not tex.may_hold_command(line))
+            or escapes.PLAIN_ROW.fullmatch(line) is not None)
+
+
+class _Examples:
+    """``doctests.example_rows`` of a file, found once, when a quiet row asks."""
+
+    def __init__(self, lines: list[str]) -> None:
+        self.lines = lines
+        self.rows: set[int] | None = None
+
+    def __contains__(self, row: int) -> bool:
+        if self.rows is None:
+            self.rows = doctests.example_rows(self.lines) if any(
+                map(contains, self.lines, repeat('>>>'))) else set()
+        return row in self.rows
 
 
 def reportable_rows(lines: list[str]) -> list[int]:
-    """The rows that hold a backslash and are not ``quiet``."""
+    """The rows that hold a backslash and are not ``quiet``, or that may hold
+    a doctest example's line (``doctests.example_rows``: any escape there may
+    change the example)."""
     rows: list[int] = []
     str_only: bool | None = None  # known once a row needs it
+    examples = _Examples(lines)
     numbers = backslash_rows(lines)
     texts = [lines[row - 1] for row in numbers]
     for row, line, everyday in zip(numbers, texts, map(escapes.EVERYDAY_ROW.fullmatch, texts)):
         if everyday is not None and _quiet_everyday(line):  # quiet(line), the first test in C for all rows
-            continue
-        if '\\u' in line or '\\U' in line:
+            if row not in examples:
+                continue
+        elif '\\u' in line or '\\U' in line:
             if str_only is None:
                 str_only = not escapes.holds_bytes(''.join(lines))
-            if str_only and quiet(line, str_only):
+            if str_only and quiet(line, str_only) and row not in examples:
                 continue
         rows.append(row)
     return rows
