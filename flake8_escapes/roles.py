@@ -29,7 +29,7 @@ from bisect import bisect_left, bisect_right
 from typing import Callable, Iterable, Iterator, NamedTuple
 
 from flake8_escapes import apis
-from flake8_escapes.apis import PATH as PATH, PATTERN as PATTERN, REPLACEMENT as REPLACEMENT, TEX as TEX
+from flake8_escapes.apis import PATH as PATH, PATTERN as PATTERN, REPLACEMENT as REPLACEMENT
 from flake8_escapes.literals import char_col as _char_col
 from flake8_escapes.names import (
     Names, Position, Scope, dotted, is_string, literals_in, statement_parts,
@@ -40,6 +40,8 @@ from flake8_escapes.names import (
 DISCARDED = 'discarded'
 #: A docstring of a module, a class or a function (ESC602 reads its doctest examples).
 DOCSTRING = 'docstring'
+#: A literal an API takes as TeX (``apis.TEX_ROWS``; ESC601).
+TEX = apis.TEX
 #: The kinds of value the pass asks ``names`` to bind: a compiled pattern, a match.
 COMPILED = 'compiled'
 MATCH = 'match'
@@ -57,7 +59,7 @@ class Role(NamedTuple):
 
     start: Position
     end: Position      # exclusive
-    role: str          # PATTERN, REPLACEMENT, PATH or DISCARDED
+    role: str          # PATTERN, REPLACEMENT, PATH, TEX, DOCSTRING or DISCARDED
     means_backspace: bool = False  # the whole pattern is a backspace matcher (see above)
     groupless: bool = False        # the whole pattern is literal text without a group
     groups: int = -1               # groups the whole pattern (one literal) opens; -1: not known

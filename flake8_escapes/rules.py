@@ -107,7 +107,7 @@ ESC601 = Rule(
     name='escape-in-tex-command',
     family=TEX,
     fix=UNSAFE,
-    message="'{escape}' makes TeX's {command} {meaning} and '{rest}'; use a raw string",
+    message="'{escape}' is {meaning} that cuts TeX's {command}; use a raw string",
     summary=('a valid escape (`\\t`, `\\n`, `\\a`, `\\b`, `\\f`, `\\r`, `\\v`) that begins a TeX '
              'command in a non-raw literal that reads as TeX'),
     bad="import matplotlib.pyplot as plt\nplt.xlabel('$\\theta$ [rad]')\n",

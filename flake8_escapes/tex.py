@@ -107,8 +107,8 @@ _LETTERS = re.compile('[A-Za-z]*')
 
 #: What the text around a candidate must show to read as TeX.
 #: Another TeX command, doubled or with an invalid or valid escape.
-OTHER_TEX = re.compile(r'\\\\?(%s)(?![A-Za-z])' % '|'.join(sorted(OTHER_COMMANDS | set(_NAMES), key=len,
-                                                               reverse=True)))
+_ALL_NAMES = sorted(OTHER_COMMANDS.union(_NAMES), key=len, reverse=True)
+OTHER_TEX = re.compile(r'\\\\?(%s)(?![A-Za-z])' % '|'.join(_ALL_NAMES))
 #: TeX's syntax: a superscript or a subscript in braces, a command with an argument
 #: (two letters or more: not ``\\N{...}``).
 TEX_SYNTAX = re.compile(r'[\^_]\{|\\[A-Za-z]{2,}\{')
@@ -266,7 +266,6 @@ def reports(
         escape = item.escape.text
         yield item.line, item.col, rules.ESC601, {
             'escape': escape, 'command': '\\' + name, 'meaning': paths.ESCAPE_MEANINGS[escape],
-            'rest': name[1:],
         }, item
 
 

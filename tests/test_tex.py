@@ -51,7 +51,6 @@ def examples(text: str) -> list[tuple[str, str]] | str:
         return f'ValueError: {error}'
 
 
-
 def raw_spelling(src: str) -> str:
     """``src`` with an ``r`` before each str literal that has no prefix: the examples as written."""
     lines = io.StringIO(src).readlines()
@@ -180,7 +179,7 @@ def test_end_to_end(tmp_path):
     (tmp_path / 'bad.py').write_text("import matplotlib.pyplot as plt\nplt.xlabel('$\\theta$ [rad]')\n"
                                      'def f(s):\n    """>>> f(\'a\\nb\')"""\n')
     assert flake8(tmp_path, '--select=ESC', 'bad.py') == (1, [
-        "bad.py:2:14: ESC601 '\\t' makes TeX's \\theta a tab and 'heta'; use a raw string",
+        "bad.py:2:14: ESC601 '\\t' is a tab that cuts TeX's \\theta; use a raw string",
         "bad.py:4:16: ESC602 '\\n' in a doctest example makes a line break inside a string; "
         "use a raw docstring or '\\\\n'",
     ])
