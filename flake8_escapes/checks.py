@@ -54,8 +54,8 @@ def all_reports(
     maybe_paths = [item for item in found
                    if item.kept == paths.PATH_IF_USED and paths.is_path_hazard(item.escape)]
     commands = list(tex.candidates(pieces.tex)) if pieces.tex else []
-    # ESC601 asks the roles only of commands whose text shows no TeX; ESC602 of docstrings.
-    role_lines = tex.needs_roles(commands, lines) + [piece.start[0] for piece in pieces.doctest]
+    # ESC601 asks the roles of its commands' literals (a TeX API, a discarded string); ESC602 of docstrings.
+    role_lines = [item.found.line for item in commands] + [piece.start[0] for piece in pieces.doctest]
     used: list[roles.Role] = []
     if candidates or maybe_paths or role_lines:  # the AST pass only for files that need it
         candidate_lines = sorted({item.line for item in candidates + maybe_paths}.union(role_lines))

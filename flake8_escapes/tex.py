@@ -126,22 +126,29 @@ MATH_DOCSTRING = 'in a :math: role or a .. math:: block'
 TEX_API = 'passed to an API that takes TeX'
 
 _ESC601 = (rules.ESC601.code,)
+DISCARDED_STRING = rules.Exemption(
+    'discarded-string', _ESC601,
+    'A string statement that is not a docstring is thrown away (code kept in a string to disable '
+    'it): nothing in it is shown, so nothing in it is reported.',
+    'import matplotlib.pyplot as plt\n"""\nax.set_xlabel(r\'$\\beta$\')\n"""\n',
+)
 NO_TEX_CONTEXT = rules.Exemption(
     'no-tex-context', _ESC601,
     'A command after an escape in text that shows no TeX (no `$...$`, no other TeX command, `^{` '
     'or `_{` on its line, no `:math:` role or `.. math::` block, no API that takes TeX) is not '
-    'reported: a newline before a name that happens to spell one.',
-    "source = 'c = 4\\ne = 4 + f'\n",
+    'reported: a file name, a name or a word that happens to spell one after a backslash.',
+    "table = 'results\\beta.csv'\n",
 )
 EVERYDAY_WORD = rules.Exemption(
     'everyday-word', _ESC601,
     'A newline, tab or carriage return before a one-letter name or an ordinary word that spells a '
     'command with it (`\\ne`: a newline and `e`; `\\tan`, `\\rangle`, ...: `EVERYDAY_WORDS`) reads as '
-    'TeX only inside `$...$`, beside other TeX or in a math docstring; an API that takes TeX is not enough.',
+    'TeX only inside `$...$` or in a math docstring; other TeX beside it or an API that takes TeX is '
+    'not enough.',
     "import matplotlib.pyplot as plt\nplt.title('c = %d\\ne = %d' % (c, e))\n",
 )
 #: Every exemption of ESC601, in the order they are tried.
-EXEMPTIONS: tuple[rules.Exemption, ...] = (NO_TEX_CONTEXT, EVERYDAY_WORD)
+EXEMPTIONS: tuple[rules.Exemption, ...] = (DISCARDED_STRING, NO_TEX_CONTEXT, EVERYDAY_WORD)
 
 
 class Candidate(NamedTuple):
@@ -204,18 +211,18 @@ def context(candidate: Candidate, lines: list[str]) -> tuple[str, int]:
 
 
 def evidence(candidate: Candidate, lines: list[str]) -> str:
-    """The first kind of textual evidence that the candidate is TeX, or ''."""
+    """The strongest textual evidence that the candidate is TeX (math first), or ''."""
     line, at = context(candidate, lines)
     end = at + 1 + len(candidate.name)
     if len(DOLLAR.findall(line, 0, at)) % 2 and DOLLAR.search(line, end) is not None:
         return IN_MATH
+    if in_math_docstring(candidate):  # before BESIDE_TEX: an everyday word counts in math only
+        return MATH_DOCSTRING
     if TEX_SYNTAX.search(line) is not None:
         return BESIDE_TEX
     for match in OTHER_TEX.finditer(line):
         if match.start() != at and match[1] not in EVERYDAY_WORDS:
             return BESIDE_TEX
-    if in_math_docstring(candidate):
-        return MATH_DOCSTRING
     return ''
 
 
@@ -240,6 +247,23 @@ def in_math_docstring(candidate: Candidate) -> bool:
     return False
 
 
+def exemption_for(candidate: Candidate, roles: list[role_pass.Role], lines: list[str]) -> str:
+    """The name of the exemption that keeps a candidate quiet, or '' (reported)."""
+    item, name = candidate
+    active = frozenset(exemption.name for exemption in EXEMPTIONS)
+    at = (item.line, item.col)
+    if DISCARDED_STRING.name in active and role_pass.role_at(roles, *at, (role_pass.DISCARDED,)):
+        return DISCARDED_STRING.name
+    proof = evidence(candidate, lines)
+    api = not proof and role_pass.role_at(roles, *at, (role_pass.TEX,)) is not None
+    if not proof and not api and NO_TEX_CONTEXT.name in active:
+        return NO_TEX_CONTEXT.name
+    if (name in EVERYDAY_WORDS and proof not in (IN_MATH, MATH_DOCSTRING)
+            and EVERYDAY_WORD.name in active):
+        return EVERYDAY_WORD.name
+    return ''
+
+
 def reports(
     found: Iterable[Candidate],
     roles: list[role_pass.Role],
@@ -247,17 +271,9 @@ def reports(
     silenced: list[rules.Silenced] | None = None,
 ) -> Iterator[Finding]:
     """ESC601: the candidates whose text reads as TeX, or that an API takes as TeX (``roles``)."""
-    active = frozenset(exemption.name for exemption in EXEMPTIONS)
     for candidate in found:
-        item, name = candidate
-        proof = evidence(candidate, lines)
-        exemption = ''
-        if not proof:
-            api = role_pass.role_at(roles, item.line, item.col, (role_pass.TEX,)) is not None
-            if api and name in EVERYDAY_WORDS and EVERYDAY_WORD.name in active:
-                exemption = EVERYDAY_WORD.name
-            elif not api and NO_TEX_CONTEXT.name in active:
-                exemption = NO_TEX_CONTEXT.name
+        item = candidate.found
+        exemption = exemption_for(candidate, roles, lines)
         if exemption:
             if silenced is not None:
                 silenced.append(rules.Silenced(item.line, item.col, rules.ESC601.code, item.escape.text,
@@ -265,10 +281,5 @@ def reports(
             continue
         escape = item.escape.text
         yield item.line, item.col, rules.ESC601, {
-            'escape': escape, 'command': '\\' + name, 'meaning': paths.ESCAPE_MEANINGS[escape],
+            'escape': escape, 'command': '\\' + candidate.name, 'meaning': paths.ESCAPE_MEANINGS[escape],
         }, item
-
-
-def needs_roles(found: Iterable[Candidate], lines: list[str]) -> list[int]:
-    """The lines of the candidates only a TeX API could make TeX (no textual evidence)."""
-    return [candidate.found.line for candidate in found if not evidence(candidate, lines)]

@@ -13,7 +13,7 @@ import warnings
 
 import pytest
 
-from flake8_escapes import checks, doctests, rules, source, tex
+from flake8_escapes import checks, doctests, fix, rules, source, tex
 from helpers import data_cases, labeled_score, processor_for, results
 from test_docs import readme_section
 from test_flake8 import flake8
@@ -136,6 +136,12 @@ def test_readme_lists_the_exemption_with_its_example(family, exemption):
     ("x = 'a^{2} \\times b'\n", {'1:12 ESC601'}),      # beside a superscript in braces
     ("x = '$x$ \\nu $y$'\n", set()),       # between two math spans, not inside one
     ("x = 'N\\N{GREEK SMALL LETTER NU}\\nu'\n", set()),   # \N{...} is not a command with an argument
+    # after the science survey (tests/data/survey_science.md): generated source, a newline before e
+    ("x = \"a = Symbol('a_{b}')\\ne = a\"\n", set()),
+    ("x = '$a \\ne b$'\n", {'1:9 ESC601'}),      # an everyday word inside $...$ is TeX
+    ('def f():\n    """Ratio :math:`\\nu_{12}`."""\n', {'2:21 ESC601'}),  # ... and in a :math: role
+    # ... and code disabled in a string statement
+    ("import os\n'''\nplt.xlabel(r'$\\beta$')\n'''\n", set()),
 ])
 def test_tex_cases(src, expected):
     assert {item for item in results(src) if item.endswith('ESC601')} == expected
@@ -188,3 +194,20 @@ def test_end_to_end(tmp_path):
 if __name__ == '__main__':
     print(labeled_score('tex_labeled.py', ('ESC601',)))
     print(labeled_score('doctest_labeled.py', ('ESC602',)))
+
+
+@pytest.mark.parametrize('before, after', [
+    ("plt.xlabel('$\\theta$ [rad]')\n", "plt.xlabel(r'$\\theta$ [rad]')\n"),
+    # another escape of the literal is meant: the command's backslash doubled
+    ("f.write('\\textbf{Total} & 1\\n')\n", "f.write('\\\\textbf{Total} & 1\\n')\n"),
+    ("plt.title(f'$\\alpha$ = {a}')\n", "plt.title(f'$\\\\alpha$ = {a}')\n"),
+    ('def f(s):\n    """>>> f(\'a\\nb\')\n    2\n    """\n',
+     'def f(s):\n    r""">>> f(\'a\\nb\')\n    2\n    """\n'),
+    # the docstring's other newline lays it out: doubled, not raw
+    ('def f(s):\n    """Example:\\n>>> f(\'a\\nb\')\\n2\\n"""\n',
+     'def f(s):\n    """Example:\\n>>> f(\'a\\\\nb\')\\n2\\n"""\n'),
+])
+def test_unsafe_fixes(before, after):
+    assert fix.fix_text(before, set(fix.SAFE + fix.UNSAFE)).text == after
+    assert fix.fix_text(before, set(fix.SAFE)).text == before  # never without --unsafe
+    assert not {item for item in results(after) if item.endswith(('ESC601', 'ESC602'))}
