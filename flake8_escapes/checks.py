@@ -14,6 +14,9 @@ from typing import Iterable, Iterator
 from flake8_escapes import apis, doctests, invalid, literals, paths, regex, roles, rules, tex
 
 
+SEARCH_COMMAND = tex.COMMAND.search
+
+
 class Pieces:
     """The callback of ``literals.escapes``: the ``paths.PathJudge``'s verdict
     on each piece, and, on the side, the pieces that may hold an ESC601 or an
@@ -25,9 +28,10 @@ class Pieces:
         self.doctest: list[literals.Piece] = []
 
     def __call__(self, piece: literals.Piece) -> str:
-        if tex.may_hold_candidate(piece):
+        text = piece.text  # the two tests below, first in C: most pieces fail both
+        if SEARCH_COMMAND(text) is not None and tex.may_hold_candidate(piece):
             self.tex.append(piece)
-        if doctests.may_hold_candidate(piece):
+        if '>>>' in text and doctests.may_hold_candidate(piece):
             self.doctest.append(piece)
         return self.judge(piece)
 
@@ -54,11 +58,11 @@ def all_reports(
     maybe_paths = [item for item in found
                    if item.kept == paths.PATH_IF_USED and paths.is_path_hazard(item.escape)]
     commands = list(tex.candidates(pieces.tex)) if pieces.tex else []
-    # ESC601 asks the roles of its commands' literals (a TeX API, a discarded string); ESC602 of docstrings.
-    role_lines = [item.found.line for item in commands] + [piece.start[0] for piece in pieces.doctest]
     used: list[roles.Role] = []
-    if candidates or maybe_paths or role_lines:  # the AST pass only for files that need it
-        candidate_lines = sorted({item.line for item in candidates + maybe_paths}.union(role_lines))
+    if candidates or maybe_paths or commands:  # the AST pass only for files that need it
+        # ESC601 asks the roles of its commands' literals (a TeX API, a discarded string)
+        candidate_lines = sorted({item.line for item in candidates + maybe_paths}.union(
+            item.found.line for item in commands))
         used = roles.literal_roles(tree, lines, regex_functions, candidate_lines)
     reports.extend(paths.reports(found, used, judge, silenced))
     if candidates:
@@ -68,5 +72,7 @@ def all_reports(
         yield rules.Report(line, col, rule, fields, at[line, col])
     for line, col, rule, fields, item in tex.reports(commands, used, lines, silenced):
         yield rules.Report(line, col, rule, fields, item)
-    for line, col, rule, fields, item in doctests.reports(pieces.doctest, used, silenced):
-        yield rules.Report(line, col, rule, fields, item)
+    if pieces.doctest:
+        docstrings = doctests.docstring_rows(tree)  # statements only: cheaper than the role pass
+        for line, col, rule, fields, item in doctests.reports(pieces.doctest, docstrings, silenced):
+            yield rules.Report(line, col, rule, fields, item)

@@ -11,15 +11,18 @@ Each rule that keeps a candidate quiet is a named entry of ``EXEMPTIONS``.
 
 As written, an example's ``>>>`` stands on a row of source, and its lines
 and its output follow on the rows after it with no blank row between
-(``example_rows``): that is what ``source`` asks of a row before it is read.
+(``example_rows``), inside a docstring's rows (``docstring_rows``): that is
+what ``source`` asks of a row before it is read.
 """
 from __future__ import annotations
 
+import ast
 import re
 from typing import Iterable, Iterator, NamedTuple
 
-from flake8_escapes import escapes, literals, roles as role_pass, rules
+from flake8_escapes import escapes, literals, rules
 from flake8_escapes.literals import Found, Piece
+from flake8_escapes.names import statement_parts
 
 #: (line, col, rule, message fields, the escape): formatted only at the plugin's edge.
 Finding = tuple[int, int, rules.Rule, dict[str, str], Found]
@@ -30,6 +33,8 @@ PS2 = re.compile(r'[ \t]*\.\.\.(?:[ \t]|$)')
 #: Escapes that are never candidates: they spell the character doctest needs
 #: (``\\\\``, a quote) or join rows (a line continuation).
 NEVER = frozenset({'\\\\', "\\'", '\\"'})
+#: The nodes whose first statement is a docstring.
+DEFINITIONS = frozenset({ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef})
 #: The characters that end a line for doctest and the tokenizer.
 LINE_BREAKS = frozenset('\n\r')
 #: A line's kinds: an example's source, its expected output.
@@ -89,28 +94,75 @@ def example_rows(lines: list[str]) -> set[int]:
     return rows
 
 
+def joined_to_prompt(lines: list[str], prompt: int, row: int) -> bool:
+    """Is ``row`` in ``example_rows`` through the row ``prompt``, which holds ``>>>``
+    (no blank row between them that a line continuation does not join)?"""
+    for number in range(prompt + 1, row + 1):
+        if not lines[number - 1].strip() and not lines[number - 2].rstrip('\r\n').endswith('\\'):
+            return False
+    return True
+
+
+def docstring_span(body: list[ast.stmt]) -> tuple[int, int] | None:
+    """The (first, last) rows of the docstring that opens ``body``, if one does."""
+    first = body[0] if body else None
+    if type(first) is ast.Expr:
+        value = first.value
+        if type(value) is ast.Constant and type(value.value) is str:
+            return value.lineno, value.end_lineno or value.lineno
+    return None
+
+
+def docstring_rows(tree: ast.AST) -> list[tuple[int, int]]:
+    """The (first, last) rows of the docstrings of a module, its classes and
+    its functions, found by walking statements only (never expressions)."""
+    found = []
+    pending: list[ast.AST] = [tree]
+    while pending:
+        node = pending.pop()
+        kind = type(node)
+        if kind in DEFINITIONS:
+            span = docstring_span(node.body)  # type: ignore[attr-defined]
+            if span is not None:
+                found.append(span)
+        for field, clauses in statement_parts(kind):  # simple statements have none
+            value = getattr(node, field, None)
+            if not value or not isinstance(value, list):
+                continue
+            if clauses:
+                for clause in value:
+                    pending.extend(clause.body)
+            else:
+                pending.extend(value)
+    return found
+
+
 def may_hold_candidate(piece: Piece) -> bool:
     """Could the piece hold a candidate?  (A str literal, not an f-string's piece, with a prompt.)"""
     return not piece.is_bytes and bool(piece.spans[0][0]) and '>>>' in piece.text
 
 
-def _value(piece: Piece) -> tuple[str, list[escapes.Escape | None]]:
-    """The literal's value, and for each of its characters the escape that made it (None: as written)."""
+def _value(piece: Piece) -> tuple[str, list[tuple[int, escapes.Escape]]]:
+    """The literal's value, and where in it each escape that may be a
+    candidate put its character (not ``NEVER``'s, not an invalid one, which
+    the example reads as written, not a line continuation), in order."""
     text = piece.text
     _, begin, end = literals.split_prefix(text)
     chars: list[str] = []
-    origins: list[escapes.Escape | None] = []
+    marks: list[tuple[int, escapes.Escape]] = []
     at = begin
+    size = 0  # the value's length so far
     for escape in escapes.escapes_in(text, piece.is_bytes, begin, end, piece.lookahead):
         chars.append(text[at:escape.offset])
-        origins.extend([None] * (escape.offset - at))
+        size += escape.offset - at
         value = escape.text if escape.kind == escapes.INVALID else escapes.value_of(escape)
+        if value and escape.kind != escapes.INVALID and escape.text not in NEVER:
+            marks.append((size, escape))
         chars.append(value)
-        origins.extend([escape] * len(value))
+        size += len(value)
         at = escape.offset + len(escape.text)
     chars.append(text[at:end])
-    origins.extend([None] * (end - at))
-    return ''.join(chars), origins
+    return ''.join(chars), marks
 
 
 class _Strings:
@@ -161,13 +213,14 @@ class _Strings:
 
 def candidates(piece: Piece) -> Iterator[Candidate]:
     """The escapes on the example lines (and output) of a docstring's value."""
-    value, origins = _value(piece)
+    value, marks = _value(piece)
+    if not marks:
+        return
     positions = literals.Positions(piece.start, piece.text)
-    seen: set[int] = set()
     kind = ''          # the kind of the lines being read: SOURCE, OUTPUT or '' (no example)
     strings = _Strings()
-    start = 0
-    while start <= len(value):
+    start = mark = 0
+    while start <= len(value) and mark < len(marks):
         end = value.find('\n', start)
         end = len(value) if end == -1 else end
         line = value[start:end]
@@ -183,19 +236,19 @@ def candidates(piece: Piece) -> Iterator[Candidate]:
             kind = OUTPUT
         else:
             kind = ''
-        if kind:
+        first = mark
+        while mark < len(marks) and marks[mark][0] <= end:  # the escapes of the line and its break
+            mark += 1
+        if kind and (first < mark or '"""' in line or "'''" in line):
             places = strings.places(line, kind == SOURCE)
             places.append(strings.place())  # the line break that ends the line
             if kind == OUTPUT:
                 strings = _Strings()  # an output line's quotes end with it
-            for index in range(start, min(end + 1, len(value))):
-                escape = origins[index]
-                if (escape is None or escape.offset in seen or escape.text in NEVER
-                        or escape.kind == escapes.INVALID):  # invalid: the example reads it as written
-                    continue
-                seen.add(escape.offset)
+            for index, escape in marks[first:mark]:
                 line_no, col = positions.at(escape.offset)
                 yield Candidate(Found(line_no, col, escape, piece), kind, places[index - start])
+        elif kind:
+            strings = _Strings()  # no escape, no triple quote: no string of it goes on
         start = end + 1
 
 
@@ -220,15 +273,22 @@ MEANINGS = {
 }
 
 
+def in_docstring(piece: Piece, docstrings: list[tuple[int, int]]) -> bool:
+    """Does the piece (a STRING token) stand on the rows of a docstring (``docstring_rows``)?"""
+    first = piece.start[0]
+    last = first + piece.text.count('\n')
+    return any(start <= first and last <= end for start, end in docstrings)
+
+
 def reports(
     pieces: Iterable[Piece],
-    roles: list[role_pass.Role],
+    docstrings: list[tuple[int, int]],
     silenced: list[rules.Silenced] | None = None,
 ) -> Iterator[Finding]:
-    """ESC602: the escapes that change a doctest example of a docstring (a ``roles.DOCSTRING``)."""
+    """ESC602: the escapes that change a doctest example of a docstring (on the rows ``docstrings``)."""
     active = frozenset(exemption.name for exemption in EXEMPTIONS)
     for piece in pieces:
-        if role_pass.role_at(roles, *piece.start, (role_pass.DOCSTRING,)) is None:
+        if not in_docstring(piece, docstrings):
             continue
         for candidate in candidates(piece):
             item = candidate.found

@@ -38,8 +38,6 @@ from flake8_escapes.names import (
 #: A string statement that is not a docstring: its value is thrown away
 #: (code kept in a string to disable it), so nothing in it changes behaviour.
 DISCARDED = 'discarded'
-#: A docstring of a module, a class or a function (ESC602 reads its doctest examples).
-DOCSTRING = 'docstring'
 #: A literal an API takes as TeX (``apis.TEX_ROWS``; ESC601).
 TEX = apis.TEX
 #: The kinds of value the pass asks ``names`` to bind: a compiled pattern, a match.
@@ -59,7 +57,7 @@ class Role(NamedTuple):
 
     start: Position
     end: Position      # exclusive
-    role: str          # PATTERN, REPLACEMENT, PATH, TEX, DOCSTRING or DISCARDED
+    role: str          # PATTERN, REPLACEMENT, PATH, TEX or DISCARDED
     means_backspace: bool = False  # the whole pattern is a backspace matcher (see above)
     groupless: bool = False        # the whole pattern is literal text without a group
     groups: int = -1               # groups the whole pattern (one literal) opens; -1: not known
@@ -285,10 +283,8 @@ class _Visitor:
     def visit_statement(self, stmt: ast.stmt, chain: tuple[Scope, ...], docstring: bool) -> None:
         """Visit a statement's expressions in its scopes (a string statement is discarded)."""
         self.names.chain = chain
-        if isinstance(stmt, ast.Expr) and is_string(stmt.value):
-            value = stmt.value  # an f-string or bytes is never a docstring
-            is_doc = docstring and isinstance(value, ast.Constant) and isinstance(value.value, str)
-            self.found.append((value, DOCSTRING if is_doc else DISCARDED))
+        if isinstance(stmt, ast.Expr) and is_string(stmt.value) and not docstring:
+            self.found.append((stmt.value, DISCARDED))
             return
         if isinstance(stmt, ast.Assign) and chain[-1].marked:
             self.lexer_table(stmt)

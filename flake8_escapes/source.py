@@ -77,45 +77,63 @@ def quiet(line: str, str_only: bool = False) -> bool:
     return everyday.fullmatch(line) is not None and _quiet_everyday(line)
 
 
-def _quiet_everyday(line: str) -> bool:
-    """``quiet`` for a row whose escapes are everyday ones (PLAIN_ROW's rows are among them)."""
-    return ((not paths.may_hold_path(line) and not tex.may_hold_command(line))
+def _quiet_everyday(line: str, commands: bool = True) -> bool:
+    """``quiet`` for a row whose escapes are everyday ones (PLAIN_ROW's rows are
+    among them); ``commands``: False when no row of the file may hold a TeX command."""
+    return ((not paths.may_hold_path(line) and not (commands and tex.may_hold_command(line)))
             or escapes.PLAIN_ROW.fullmatch(line) is not None)
 
 
-class _Examples:
-    """``doctests.example_rows`` of a file, found once, when a quiet row asks."""
+def _in_examples(rows: list[int], lines: list[str], statements: Statements | None) -> list[int]:
+    """Those of ``rows`` (sorted) that may hold a doctest example's line
+    (``doctests.example_rows``: on or after a row with ``>>>``, no blank row
+    between) inside a docstring (``Statements.in_docstring``; any, without
+    ``statements``)."""
+    # in C; a prompt after the last of the rows opens no example that holds one
+    prompts = list(compress(count(1), map(contains, lines[:rows[-1]], repeat('>>>'))))
+    if not prompts:
+        return []
+    if statements is not None and any(map(contains, lines, repeat('\r'))):
+        statements = None  # the AST's rows are the lines' only without a lone '\r'
+    kept = []
+    answer, first, last = True, 1, 0  # the last docstring answer, and the rows it holds for
+    for row in rows:
+        at = bisect_right(prompts, row) - 1
+        if at < 0:
+            continue
+        if statements is not None and not first <= row <= last:
+            answer, last = statements.in_docstring(row)
+            first = row
+        if answer and doctests.joined_to_prompt(lines, prompts[at], row):
+            kept.append(row)
+    return kept
 
-    def __init__(self, lines: list[str]) -> None:
-        self.lines = lines
-        self.rows: set[int] | None = None
 
-    def __contains__(self, row: int) -> bool:
-        if self.rows is None:
-            self.rows = doctests.example_rows(self.lines) if any(
-                map(contains, self.lines, repeat('>>>'))) else set()
-        return row in self.rows
-
-
-def reportable_rows(lines: list[str]) -> list[int]:
+def reportable_rows(lines: list[str], statements: Statements | None = None) -> list[int]:
     """The rows that hold a backslash and are not ``quiet``, or that may hold
-    a doctest example's line (``doctests.example_rows``: any escape there may
-    change the example)."""
+    a doctest example's line (``_in_examples``: any escape there may change the
+    example)."""
     rows: list[int] = []
+    left: list[int] = []  # quiet rows, unless a doctest example holds them
     str_only: bool | None = None  # known once a row needs it
-    examples = _Examples(lines)
     numbers = backslash_rows(lines)
     texts = [lines[row - 1] for row in numbers]
+    commands = tex.may_hold_command(''.join(texts))  # one search for the whole file, most often False
     for row, line, everyday in zip(numbers, texts, map(escapes.EVERYDAY_ROW.fullmatch, texts)):
-        if everyday is not None and _quiet_everyday(line):  # quiet(line), the first test in C for all rows
-            if row not in examples:
-                continue
-        elif '\\u' in line or '\\U' in line:
+        if everyday is not None and _quiet_everyday(line, commands):  # quiet(line), first test in C
+            left.append(row)
+            continue
+        if '\\u' in line or '\\U' in line:
             if str_only is None:
                 str_only = not escapes.holds_bytes(''.join(lines))
-            if str_only and quiet(line, str_only) and row not in examples:
+            if str_only and quiet(line, str_only):
+                left.append(row)
                 continue
         rows.append(row)
+    if left:
+        more = _in_examples(left, lines, statements)
+        if more:
+            rows = sorted(rows + more)
     return rows
 
 
@@ -190,6 +208,29 @@ class Statements:
                 return node, children, index
             node = children[index]
 
+    def in_docstring(self, row: int) -> tuple[bool, int]:
+        """Is ``row`` on the rows of the docstring of the module, a class or a
+        function?  And the last row the answer holds for (those of the simple
+        statement that holds ``row``)."""
+        parent: ast.AST | None = None
+        node = self.tree
+        while True:
+            children = self.children(node)
+            ends = self._ends.get(id(node))
+            if ends is None:
+                ends = self._ends[id(node)] = [_end_row(child) for child in children]
+            index = bisect_left(ends, row)
+            if index == len(children) or _first_row(children[index]) > row:
+                break
+            parent, node = node, children[index]
+        if parent is None:
+            return False, row
+        holds = row if self.children(node) else _end_row(node)
+        if type(parent) not in doctests.DEFINITIONS:
+            return False, holds
+        span = doctests.docstring_span(parent.body)  # type: ignore[attr-defined]
+        return span is not None and span[0] <= row <= span[1], holds
+
     def rows_for(self, row: int, lines: list[str]) -> tuple[int, int, bool]:
         """The rows to tokenize for ``row``: those of the innermost simple
         statement that holds it, or else those between the statements of the
@@ -237,7 +278,8 @@ class Statements:
 def rows_to_tokenize(tree: ast.AST, lines: list[str], statements: Statements | None = None) -> list[int]:
     """The rows whose backslashes may stand in a literal and be reported:
     those the plugin must see tokens for (not the ``quiet`` ones)."""
-    rows = reportable_rows(lines)
+    statements = statements or Statements(tree, len(lines))
+    rows = reportable_rows(lines, statements)
     unsure: list[int] = []
     sure: list[int] = []
     for row in rows:
@@ -248,7 +290,6 @@ def rows_to_tokenize(tree: ast.AST, lines: list[str], statements: Statements | N
         # Rows are counted alike by the AST and the lines only without a lone '\r'
         # (flake8 reads with universal newlines, so this is for other callers).
         return rows
-    statements = statements or Statements(tree, len(lines))
     return sorted(unsure + [row for row in sure if statements.starts_inside_literal(row)])
 
 

@@ -18,7 +18,7 @@ name, then a non-letter or the row's end (a name holds no line break):
 from __future__ import annotations
 
 import re
-from typing import Iterable, Iterator, NamedTuple
+from typing import Any, Iterable, Iterator, NamedTuple
 
 from flake8_escapes import escapes, literals, paths, roles as role_pass, rules
 from flake8_escapes.literals import Found, Piece
@@ -101,8 +101,32 @@ EVERYDAY_WORDS = frozenset({
     'ne', 'ni', 'nu', 'neq', 'nexists', 'to', 'top', 'tan', 'tt', 'rm', 'rangle', 'rfloor', 'rbrace',
 })
 _NAMES = sorted({name for names in COMMANDS.values() for name in names}, key=lambda name: (-len(name), name))
-#: An escape letter and the rest of a command, then no letter, as the source spells it.
-COMMAND = re.compile(r'\\(%s)(?![A-Za-z])' % '|'.join(_NAMES))
+NAMES = frozenset(_NAMES)
+
+
+def _trie(words: Iterable[str]) -> str:
+    """A regex that matches any of ``words``, as a trie: one branch per
+    letter, so that a search tries a handful of letters at each backslash,
+    not every word."""
+    root: dict[str, Any] = {}
+    for word in words:
+        node = root
+        for char in word:
+            node = node.setdefault(char, {})
+        node[''] = {}
+
+    def pattern(node: dict[str, Any]) -> str:
+        branches = [char + pattern(child) for char, child in sorted(node.items()) if char]
+        if not branches:
+            return ''
+        body = branches[0] if len(branches) == 1 else '(?:%s)' % '|'.join(branches)
+        return '(?:%s)?' % body if '' in node else body
+    return pattern(root)
+
+
+#: A backslash, an escape's letter and the rest of a command of ``NAMES``,
+#: then no letter, as the source spells it (searched on the rows of every file).
+COMMAND = re.compile(r'\\%s(?![A-Za-z])' % _trie(_NAMES))
 _LETTERS = re.compile('[A-Za-z]*')
 
 #: What the text around a candidate must show to read as TeX.
@@ -167,7 +191,7 @@ def may_hold_command(line: str) -> bool:
 
 def may_hold_candidate(piece: Piece) -> bool:
     """Could the piece hold a candidate?  (A str piece whose text spells a command after a backslash.)"""
-    return not piece.is_bytes and COMMAND.search(piece.text) is not None
+    return not piece.is_bytes and may_hold_command(piece.text)
 
 
 def command_after(text: str, escape: escapes.Escape) -> str:
