@@ -97,14 +97,17 @@ def _in_examples(rows: list[int], lines: list[str], statements: Statements | Non
         statements = None  # the AST's rows are the lines' only without a lone '\r'
     kept = []
     answer, first, last = True, 1, 0  # the last docstring answer, and the rows it holds for
-    for row in rows:
-        at = bisect_right(prompts, row) - 1
-        if at < 0:
-            continue
+    joined = (0, 0)  # a prompt and the last row known to be joined to it
+    for row in rows[bisect_left(rows, prompts[0]):]:
         if statements is not None and not first <= row <= last:
             answer, last = statements.in_docstring(row)
             first = row
-        if answer and doctests.joined_to_prompt(lines, prompts[at], row):
+        if not answer:
+            continue
+        prompt = prompts[bisect_right(prompts, row) - 1]
+        since = joined[1] if joined[0] == prompt else prompt  # rows up to here are known joined
+        if doctests.joined_to_prompt(lines, since, row):
+            joined = (prompt, row)
             kept.append(row)
     return kept
 
