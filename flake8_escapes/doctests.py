@@ -211,6 +211,19 @@ class _Strings:
         self.quote = line[index:index + 3] if line[index:index + 3] in ('"""', "'''") else line[index]
 
 
+def _next_line(kind: str, strings: _Strings, line: str) -> tuple[str, _Strings]:
+    """The kind of the next line of a docstring's value, read as doctest reads it, and its strings."""
+    if kind == SOURCE and len(strings.quote) == 1:
+        return kind, strings  # a line break made by an escape cut a string: its line goes on here
+    if PS1.match(line):
+        return SOURCE, _Strings()
+    if kind == SOURCE and PS2.match(line):
+        return kind, strings
+    if kind and line.strip():
+        return OUTPUT, _Strings() if kind == SOURCE else strings
+    return '', strings
+
+
 def candidates(piece: Piece) -> Iterator[Candidate]:
     """The escapes on the example lines (and output) of a docstring's value."""
     value, marks = _value(piece)
@@ -224,18 +237,7 @@ def candidates(piece: Piece) -> Iterator[Candidate]:
         end = value.find('\n', start)
         end = len(value) if end == -1 else end
         line = value[start:end]
-        if kind == SOURCE and len(strings.quote) == 1:
-            pass  # a line break made by an escape cut a string: its line goes on here
-        elif PS1.match(line):
-            kind, strings = SOURCE, _Strings()
-        elif kind and PS2.match(line) and kind == SOURCE:
-            pass
-        elif kind and line.strip():
-            if kind == SOURCE:
-                strings = _Strings()
-            kind = OUTPUT
-        else:
-            kind = ''
+        kind, strings = _next_line(kind, strings, line)
         first = mark
         while mark < len(marks) and marks[mark][0] <= end:  # the escapes of the line and its break
             mark += 1
