@@ -23,6 +23,7 @@ from typing import Iterable, NamedTuple, Optional
 PATTERN = 'pattern'
 REPLACEMENT = 'replacement'
 PATH = 'path'
+TEX = 'tex'
 
 #: How a row's ``name`` is matched against a call (its receiver):
 #: the qualified name of the function (``re.sub`` for ``r.sub`` after ``import re as r``),
@@ -174,14 +175,39 @@ PATH_METHODS = tuple(
     for name in ('to_csv', 'to_excel', 'to_json', 'to_xml', 'to_parquet', 'to_orc', 'to_feather',
                  'to_pickle', 'to_hdf', 'to_stata'))
 
+#: APIs that take TeX (ESC601): matplotlib's text, whose ``$...$`` is mathtext
+#: (https://matplotlib.org/stable/users/explain/text/mathtext.html), by the
+#: method's name on any object (``plt.xlabel``, ``ax.set_title``, ``fig.suptitle``),
+#: the ``label=`` of its plotting methods, sympy's symbols, IPython's
+#: ``Math``/``Latex`` and plotly's titles.
+TEX_METHODS = (
+    *(Api(name, TEX, (0,), ('xlabel', 'ylabel', 'zlabel', 'label', 't', 'text', 's'), receiver=METHOD)
+      for name in ('xlabel', 'ylabel', 'title', 'suptitle', 'supxlabel', 'supylabel', 'set_xlabel',
+                   'set_ylabel', 'set_zlabel', 'set_title', 'set_label', 'set_text', 'annotate')),
+    *(Api(name, TEX, (2,), ('s', 'text'), receiver=METHOD) for name in ('text', 'figtext')),
+    Api('legend', TEX, (0, 1), ('labels',), receiver=METHOD),
+    *(Api(name, TEX, (), ('label',), receiver=METHOD)
+      for name in ('plot', 'scatter', 'bar', 'barh', 'hist', 'errorbar', 'fill_between', 'step', 'loglog',
+                   'semilogx', 'semilogy', 'axhline', 'axvline', 'stem', 'colorbar')),
+    *(Api(name, TEX, (), ('title', 'title_text', 'xaxis_title', 'yaxis_title', 'legend_title_text'),
+          receiver=METHOD)
+      for name in ('update_layout', 'update_xaxes', 'update_yaxes')),
+)
+TEX_FUNCTIONS = (
+    *_functions(['sympy.Symbol', 'sympy.Dummy', 'sympy.core.symbol.Symbol'], TEX, 0, 'name'),
+    *_functions(['sympy.symbols', 'sympy.core.symbol.symbols'], TEX, 0, 'names'),
+    *_functions(['IPython.display.Math', 'IPython.display.Latex'], TEX, 0, 'data'),
+)
+
 #: Every row the plugin knows, grouped by role.
 REGEX_ROWS = (*REGEX_FUNCTIONS, *OTHER_REGEX_FUNCTIONS, *REGEX_METHODS, *PATTERN_SUB_METHODS, *MATCH_EXPAND,
               *PANDAS_REGEX_METHODS, *PANDAS_REGEX_IF_ASKED, *PANDAS_FRAME_REGEX_IF_ASKED)
 PATH_ROWS = (*PATH_FUNCTIONS, *PATH_MODULES, *PATH_ARGUMENTS, *PATH_METHODS)
-ROWS = (*REGEX_ROWS, *PATH_ROWS)
+TEX_ROWS = (*TEX_FUNCTIONS, *TEX_METHODS)
+ROWS = (*REGEX_ROWS, *PATH_ROWS, *TEX_ROWS)
 
 #: The family of each role: a call's rows come from one family, paths first.
-FAMILY = {PATTERN: 'regex', REPLACEMENT: 'regex', PATH: 'path'}
+FAMILY = {PATTERN: 'regex', REPLACEMENT: 'regex', PATH: 'path', TEX: 'tex'}
 #: The order in which a call is matched: the first (family, receiver) with a
 #: row that applies gives all the call's roles.  A method of a ``.str``
 #: accessor before any object's method of the same name (``replace``).
@@ -189,6 +215,7 @@ LOOKUP_ORDER = (
     ('path', FUNCTION), ('path', MODULE), ('path', METHOD),
     ('regex', FUNCTION), ('regex', COMPILED_METHOD), ('regex', MATCH_METHOD), ('regex', STR_METHOD),
     ('regex', METHOD),
+    ('tex', FUNCTION), ('tex', METHOD),
 )
 
 #: Calls whose value is a compiled pattern, or a match, and the methods of a

@@ -1,8 +1,9 @@
 """All the checks of one file: the escapes, the AST roles when needed, each family's reports.
 
-The families live in their own modules: ``invalid`` (ESC3xx), ``regex`` (ESC4xx)
-and ``paths`` (ESC5xx); ``roles`` says where a literal is used (reading ``names`` and
-the ``apis`` rows), and hands the regex family what it needs about the module.
+The families live in their own modules: ``invalid`` (ESC3xx), ``regex`` (ESC4xx),
+``paths`` (ESC5xx), ``tex`` (ESC601) and ``doctests`` (ESC602); ``roles`` says where a
+literal is used (reading ``names`` and the ``apis`` rows), and hands the regex family
+what it needs about the module.
 """
 from __future__ import annotations
 
@@ -10,7 +11,29 @@ import ast
 import tokenize
 from typing import Iterable, Iterator
 
-from flake8_escapes import apis, invalid, literals, paths, regex, roles, rules
+from flake8_escapes import apis, doctests, invalid, literals, paths, regex, roles, rules, tex
+
+
+SEARCH_COMMAND = tex.COMMAND.search
+
+
+class Pieces:
+    """The callback of ``literals.escapes``: the ``paths.PathJudge``'s verdict
+    on each piece, and, on the side, the pieces that may hold an ESC601 or an
+    ESC602 candidate (their everyday escapes are scanned by those families only)."""
+
+    def __init__(self, judge: paths.PathJudge) -> None:
+        self.judge = judge
+        self.tex: list[literals.Piece] = []
+        self.doctest: list[literals.Piece] = []
+
+    def __call__(self, piece: literals.Piece) -> str:
+        text = piece.text  # the two tests below, first in C: most pieces fail both
+        if SEARCH_COMMAND(text) is not None and tex.may_hold_candidate(piece):
+            self.tex.append(piece)
+        if '>>>' in text and doctests.may_hold_candidate(piece):
+            self.doctest.append(piece)
+        return self.judge(piece)
 
 
 def all_reports(
@@ -23,19 +46,23 @@ def all_reports(
 ) -> Iterator[rules.Report]:
     """Every report of the plugin for one file, with the escape it is about.
 
-    ``silenced``, if given, receives each ESC4xx candidate and ESC5xx hazard
-    that a named exemption (``regex.EXEMPTIONS``, ``paths.EXEMPTIONS``) kept quiet.
+    ``silenced``, if given, receives each ESC4xx, ESC5xx and ESC6xx candidate
+    that a named exemption (``regex.EXEMPTIONS``, ``paths.EXEMPTIONS``, ...) kept quiet.
     """
     judge = paths.PathJudge(tokens)
-    found = list(literals.escapes(tokens, lines, judge))
+    pieces = Pieces(judge)
+    found = list(literals.escapes(tokens, lines, pieces))
     at = {(item.line, item.col): item for item in found}
     reports: list[invalid.Finding] = list(invalid.reports(found))
     candidates = [item for item in found if regex.is_regex_candidate(item)]
     maybe_paths = [item for item in found
                    if item.kept == paths.PATH_IF_USED and paths.is_path_hazard(item.escape)]
+    commands = list(tex.candidates(pieces.tex)) if pieces.tex else []
     used: list[roles.Role] = []
-    if candidates or maybe_paths:  # the AST pass only for files that need it
-        candidate_lines = sorted({item.line for item in candidates + maybe_paths})
+    if candidates or maybe_paths or commands:  # the AST pass only for files that need it
+        # ESC601 asks the roles of its commands' literals (a TeX API, a discarded string)
+        candidate_lines = sorted({item.line for item in candidates + maybe_paths}.union(
+            item.found.line for item in commands))
         used = roles.literal_roles(tree, lines, regex_functions, candidate_lines)
     reports.extend(paths.reports(found, used, judge, silenced))
     if candidates:
@@ -43,3 +70,9 @@ def all_reports(
         reports.extend(regex.reports(candidates, used, silenced, looked_for))
     for line, col, rule, fields in reports:
         yield rules.Report(line, col, rule, fields, at[line, col])
+    for line, col, rule, fields, item in tex.reports(commands, used, lines, silenced):
+        yield rules.Report(line, col, rule, fields, item)
+    if pieces.doctest:
+        docstrings = doctests.docstring_rows(tree)  # statements only: cheaper than the role pass
+        for line, col, rule, fields, item in doctests.reports(pieces.doctest, docstrings, silenced):
+            yield rules.Report(line, col, rule, fields, item)

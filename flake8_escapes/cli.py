@@ -71,10 +71,10 @@ def parser() -> argparse.ArgumentParser:
         # the epilog's layout is kept (RawDescription), so the description is wrapped here
         description=textwrap.fill('Rewrite string literals so that their reports go away. By default only '
                                   'safe fixes (ESC301-ESC303), which keep every value as it is; --unsafe '
-                                  'also fixes ESC401, ESC402 and ESC501, changing the value to what was '
-                                  'meant.', 78))
+                                  'also fixes ESC401, ESC402, ESC501, ESC601 and ESC602, changing the value '
+                                  'to what was meant.', 78))
     fixing.add_argument('--unsafe', action='store_true',
-                        help='also apply the fixes that change a value (ESC401, ESC402, ESC501)')
+                        help='also apply the fixes that change a value (ESC401, ESC402, ESC5xx, ESC6xx)')
     fixing.add_argument('--diff', action='store_true',
                         help='print the changes as a unified diff instead of writing them')
     fixing.add_argument('--select', type=_codes, metavar='CODES',

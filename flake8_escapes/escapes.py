@@ -24,6 +24,12 @@ SIMPLE_VALUES = {
 _SIMPLE_CLASS = '[' + re.escape(''.join(SIMPLE_VALUES)) + ']'
 #: The same without \b, which ESC402 looks at.
 _EVERYDAY_CLASS = '[' + re.escape(''.join(SIMPLE_VALUES).replace('b', '')) + ']'
+#: The control character each letter escape puts where a name's letter was
+#: meant (``\\t`` of ``C:\\temp`` or of ``$\\theta$``), as messages name it.
+CONTROL_NAMES = {
+    '\\a': 'a bell', '\\b': 'a backspace', '\\f': 'a form feed', '\\n': 'a newline',
+    '\\r': 'a carriage return', '\\t': 'a tab', '\\v': 'a vertical tab',
+}
 
 # What an escape is.  Each value is also the name of its group in the scanning
 # pattern below, so it must be an identifier.

@@ -93,10 +93,7 @@ TERMINATOR = re.compile(r'(?<!\\)(?:\\\\)*(\\(?:0{1,3}|x00|u0000|U00000000|N\{NU
 NUL = '\0'
 
 #: What each valid escape puts into a path instead of a separator and a name.
-ESCAPE_MEANINGS = {
-    '\\a': 'a bell', '\\b': 'a backspace', '\\f': 'a form feed', '\\n': 'a newline',
-    '\\r': 'a carriage return', '\\t': 'a tab', '\\v': 'a vertical tab',
-}
+ESCAPE_MEANINGS = escapes.CONTROL_NAMES
 PATH_HAZARDS = frozenset({
     escapes.OCTAL, escapes.OCTAL_OVERFLOW, escapes.HEX, escapes.UNICODE, escapes.NAMED,
 })

@@ -38,6 +38,8 @@ from flake8_escapes.names import (
 #: A string statement that is not a docstring: its value is thrown away
 #: (code kept in a string to disable it), so nothing in it changes behaviour.
 DISCARDED = 'discarded'
+#: A literal an API takes as TeX (``apis.TEX_ROWS``; ESC601).
+TEX = apis.TEX
 #: The kinds of value the pass asks ``names`` to bind: a compiled pattern, a match.
 COMPILED = 'compiled'
 MATCH = 'match'
@@ -55,7 +57,7 @@ class Role(NamedTuple):
 
     start: Position
     end: Position      # exclusive
-    role: str          # PATTERN, REPLACEMENT, PATH or DISCARDED
+    role: str          # PATTERN, REPLACEMENT, PATH, TEX or DISCARDED
     means_backspace: bool = False  # the whole pattern is a backspace matcher (see above)
     groupless: bool = False        # the whole pattern is literal text without a group
     groups: int = -1               # groups the whole pattern (one literal) opens; -1: not known

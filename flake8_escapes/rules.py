@@ -12,6 +12,9 @@ from flake8_escapes.literals import Found
 INVALID = 'invalid'
 REGEX = 'regex'
 PATHS = 'paths'
+#: ... and ESC6xx: escapes that cut a TeX command, escapes that change a doctest example.
+TEX = 'tex'
+DOCTEST = 'doctest'
 #: Fix safety: a safe fix keeps every value; an unsafe one changes it to what was meant.
 SAFE = 'safe'
 UNSAFE = 'unsafe'
@@ -22,7 +25,7 @@ class Rule(NamedTuple):
 
     code: str
     name: str
-    family: str    # INVALID, REGEX or PATHS
+    family: str    # INVALID, REGEX, PATHS, TEX or DOCTEST
     fix: str       # SAFE or UNSAFE
     message: str   # str.format template with named fields
     summary: str   # one line of Markdown, the README table's cell
@@ -99,7 +102,31 @@ ESC501 = Rule(
     good="path = r'C:\\temp\\new.txt'\n",
 )
 
-RULES = (ESC301, ESC302, ESC303, ESC401, ESC402, ESC501)
+ESC601 = Rule(
+    code='ESC601',
+    name='escape-in-tex-command',
+    family=TEX,
+    fix=UNSAFE,
+    message="'{escape}' is {meaning} that cuts TeX's {command}; use a raw string",
+    summary=('a valid escape (`\\t`, `\\n`, `\\a`, `\\b`, `\\f`, `\\r`, `\\v`) that begins a TeX '
+             'command in a non-raw literal that reads as TeX'),
+    bad="import matplotlib.pyplot as plt\nplt.xlabel('$\\theta$ [rad]')\n",
+    good="import matplotlib.pyplot as plt\nplt.xlabel(r'$\\theta$ [rad]')\n",
+)
+ESC602 = Rule(
+    code='ESC602',
+    name='escape-in-doctest',
+    family=DOCTEST,
+    fix=UNSAFE,
+    message="'{escape}' in a doctest example makes {meaning}; use a raw docstring or '{doubled}'",
+    summary='a valid escape that changes a doctest example of a non-raw docstring',
+    bad=('def split_lines(text):\n    """Split at line breaks.\n\n    >>> split_lines(\'a\\nb\')\n'
+         '    [\'a\', \'b\']\n    """\n    return text.splitlines()\n'),
+    good=('def split_lines(text):\n    r"""Split at line breaks.\n\n    >>> split_lines(\'a\\nb\')\n'
+          '    [\'a\', \'b\']\n    """\n    return text.splitlines()\n'),
+)
+
+RULES = (ESC301, ESC302, ESC303, ESC401, ESC402, ESC501, ESC601, ESC602)
 BY_CODE = {rule.code: rule for rule in RULES}
 
 

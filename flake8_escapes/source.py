@@ -11,12 +11,16 @@ literal and be reported, in four steps, each cheaper than the next:
    ``\\\\``, ``\\'``, ``\\"`` or a final line continuation (no code reports
    one), or also an everyday escape (``\\n``, ``\\t``, ``\\x41``, and
    ``\\u....`` when the file holds no bytes literal) while no literal of the
-   row can be a Windows path (``paths.may_hold_path``).  Why this is sound:
-   a row starts either outside any literal, where a backslash only ends the
-   row or stands in a comment, or inside one right after a line break, where
+   row can be a Windows path (``paths.may_hold_path``), no escape of the row
+   begins a TeX command (``tex.may_hold_command``) and no doctest example
+   can stand on it (``doctests.example_rows``).  Why this is sound: a row
+   starts either outside any literal, where a backslash only ends the row or
+   stands in a comment, or inside one right after a line break, where
    escapes pair afresh, so the pairing sees the escapes the tokenizer sees;
-   the everyday escapes are valid in str and bytes and only ESC501 reports
-   them, and a path's text stands on one row and shows itself there.
+   the everyday escapes are valid in str and bytes and only ESC501, ESC601
+   and ESC602 report them; a path's text stands on one row and shows itself
+   there, a TeX command's name follows its escape on the same row, and a
+   doctest example's rows are found from the docstrings.
 3. **Backslashes outside literals are dropped** (``comment_or_continuation``,
    ``rows_to_tokenize``): a row whose backslashes are all in its comment, or
    whose only one ends it, needs no tokens unless the AST shows a literal
@@ -38,7 +42,7 @@ from itertools import compress, count, repeat
 from operator import contains
 from typing import Iterable, cast
 
-from flake8_escapes import escapes, paths
+from flake8_escapes import doctests, escapes, paths, tex
 from flake8_escapes.literals import START, Position, Positions, char_col
 from flake8_escapes.names import statement_parts
 
@@ -77,35 +81,77 @@ def backslash_rows(lines: list[str]) -> list[int]:
 
 def quiet(line: str, str_only: bool = False) -> bool:
     """Is nothing on this row reportable, whatever literal its backslashes
-    stand in?  Its escapes are only ``\\\\``, quotes and a line continuation
-    (``escapes.PLAIN_ROW``), or also everyday escapes where no literal of
-    the row can be a Windows path (``escapes.EVERYDAY_ROW``,
-    ``paths.may_hold_path``): most rows with a backslash (``'\\n'``).
+    stand in, provided that it holds no doctest example's line (see
+    ``reportable_rows``)?  Its escapes are only ``\\\\``, quotes and a line
+    continuation (``escapes.PLAIN_ROW``), or also everyday escapes where no
+    literal of the row can be a Windows path (``escapes.EVERYDAY_ROW``,
+    ``paths.may_hold_path``) and none begins a TeX command
+    (``tex.may_hold_command``): most rows with a backslash (``'\\n'``).
     ``str_only``: the file holds no bytes literal, so ``\\u....`` is everyday too."""
     everyday = escapes.EVERYDAY_STR_ROW if str_only else escapes.EVERYDAY_ROW
     return everyday.fullmatch(line) is not None and _quiet_everyday(line)
 
 
-def _quiet_everyday(line: str) -> bool:
-    """``quiet`` for a row whose escapes are everyday ones (PLAIN_ROW's rows are among them)."""
-    return not paths.may_hold_path(line) or escapes.PLAIN_ROW.fullmatch(line) is not None
+def _quiet_everyday(line: str, commands: bool = True) -> bool:
+    """``quiet`` for a row whose escapes are everyday ones (PLAIN_ROW's rows are
+    among them); ``commands``: False when no row of the file may hold a TeX command."""
+    return ((not paths.may_hold_path(line) and not (commands and tex.may_hold_command(line)))
+            or escapes.PLAIN_ROW.fullmatch(line) is not None)
 
 
-def reportable_rows(lines: list[str]) -> list[int]:
-    """The rows that hold a backslash and are not ``quiet``."""
+def _in_examples(rows: list[int], lines: list[str], statements: Statements | None) -> list[int]:
+    """Those of ``rows`` (sorted) that may hold a doctest example's line
+    (``doctests.example_rows``: on or after a row with ``>>>``, no blank row
+    between) inside a docstring (``Statements.in_docstring``; any, without
+    ``statements``)."""
+    # in C; a prompt after the last of the rows opens no example that holds one
+    prompts = list(compress(count(1), map(contains, lines[:rows[-1]], repeat('>>>'))))
+    if not prompts:
+        return []
+    if statements is not None and any(map(contains, lines, repeat('\r'))):
+        statements = None  # the AST's rows are the lines' only without a lone '\r'
+    kept = []
+    answer, first, last = True, 1, 0  # the last docstring answer, and the rows it holds for
+    joined = (0, 0)  # a prompt and the last row known to be joined to it
+    for row in rows[bisect_left(rows, prompts[0]):]:
+        if statements is not None and not first <= row <= last:
+            answer, last = statements.in_docstring(row)
+            first = row
+        if not answer:
+            continue
+        prompt = prompts[bisect_right(prompts, row) - 1]
+        since = joined[1] if joined[0] == prompt else prompt  # rows up to here are known joined
+        if doctests.joined_to_prompt(lines, since, row):
+            joined = (prompt, row)
+            kept.append(row)
+    return kept
+
+
+def reportable_rows(lines: list[str], statements: Statements | None = None) -> list[int]:
+    """The rows that hold a backslash and are not ``quiet``, or that may hold
+    a doctest example's line (``_in_examples``: any escape there may change the
+    example)."""
     rows: list[int] = []
+    left: list[int] = []  # quiet rows, unless a doctest example holds them
     str_only: bool | None = None  # known once a row needs it
     numbers = backslash_rows(lines)
     texts = [lines[row - 1] for row in numbers]
+    commands = tex.may_hold_command(''.join(texts))  # one search for the whole file, most often False
     for row, line, everyday in zip(numbers, texts, map(escapes.EVERYDAY_ROW.fullmatch, texts)):
-        if everyday is not None and _quiet_everyday(line):  # quiet(line), the first test in C for all rows
+        if everyday is not None and _quiet_everyday(line, commands):  # quiet(line), first test in C
+            left.append(row)
             continue
         if '\\u' in line or '\\U' in line:
             if str_only is None:
                 str_only = not escapes.holds_bytes(''.join(lines))
             if str_only and quiet(line, str_only):
+                left.append(row)
                 continue
         rows.append(row)
+    if left:
+        more = _in_examples(left, lines, statements)
+        if more:
+            rows = sorted(rows + more)
     return rows
 
 
@@ -180,6 +226,29 @@ class Statements:
                 return node, children, index
             node = children[index]
 
+    def in_docstring(self, row: int) -> tuple[bool, int]:
+        """Is ``row`` on the rows of the docstring of the module, a class or a
+        function?  And the last row the answer holds for (those of the simple
+        statement that holds ``row``)."""
+        parent: ast.AST | None = None
+        node = self.tree
+        while True:
+            children = self.children(node)
+            ends = self._ends.get(id(node))
+            if ends is None:
+                ends = self._ends[id(node)] = [_end_row(child) for child in children]
+            index = bisect_left(ends, row)
+            if index == len(children) or _first_row(children[index]) > row:
+                break
+            parent, node = node, children[index]
+        if parent is None:
+            return False, row
+        holds = row if self.children(node) else _end_row(node)
+        if type(parent) not in doctests.DEFINITIONS:
+            return False, holds
+        span = doctests.docstring_span(parent.body)  # type: ignore[attr-defined]
+        return span is not None and span[0] <= row <= span[1], holds
+
     def rows_for(self, row: int, lines: list[str]) -> tuple[int, int, bool]:
         """The rows to tokenize for ``row``: those of the innermost simple
         statement that holds it, or else those between the statements of the
@@ -227,7 +296,8 @@ class Statements:
 def rows_to_tokenize(tree: ast.AST, lines: list[str], statements: Statements | None = None) -> list[int]:
     """The rows whose backslashes may stand in a literal and be reported:
     those the plugin must see tokens for (not the ``quiet`` ones)."""
-    rows = reportable_rows(lines)
+    statements = statements or Statements(tree, len(lines))
+    rows = reportable_rows(lines, statements)
     unsure: list[int] = []
     sure: list[int] = []
     for row in rows:
@@ -238,7 +308,6 @@ def rows_to_tokenize(tree: ast.AST, lines: list[str], statements: Statements | N
         # Rows are counted alike by the AST and the lines only without a lone '\r'
         # (flake8 reads with universal newlines, so this is for other callers).
         return rows
-    statements = statements or Statements(tree, len(lines))
     return sorted(unsure + [row for row in sure if statements.starts_inside_literal(row)])
 
 

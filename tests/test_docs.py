@@ -74,7 +74,7 @@ def test_changelog_has_a_dated_section_for_the_version():
 def test_messages_are_one_line_and_short():
     for rule in rules.RULES:
         message = rule.format(escape='\\d', doubled='\\\\d', value='\\u01ff', codepoint='U+0001',
-                              meaning='the character U+0086')
+                              meaning='the character U+0086', command='\\rightleftharpoons')
         assert '\n' not in message
         assert len(message) <= 90, message
 

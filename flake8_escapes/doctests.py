@@ -1,0 +1,309 @@
+"""ESC602: a valid escape that changes a doctest example of a non-raw docstring.
+
+doctest runs the docstring's *value*: in ``'''>>> split_lines('a\\nb')'''``
+the example it runs holds a real line break inside its quotes.  The
+docstring's value is read line by line as doctest reads it (an example's
+``>>>`` and ``...`` lines, then its expected output up to a blank line), with
+each character's origin; an escape on such a line is a candidate, reported
+when it changes the example (a line break in a string, a character in a raw
+string of the example, a control character in the quotes of its output).
+Each rule that keeps a candidate quiet is a named entry of ``EXEMPTIONS``.
+
+As written, an example's ``>>>`` stands on a row of source, and its lines
+and its output follow on the rows after it with no blank row between
+(``example_rows``), inside a docstring's rows (``docstring_rows``): that is
+what ``source`` asks of a row before it is read.
+"""
+from __future__ import annotations
+
+import ast
+import re
+from typing import Iterable, Iterator, NamedTuple
+
+from flake8_escapes import escapes, literals, rules
+from flake8_escapes.literals import Found, Piece
+from flake8_escapes.names import statement_parts
+
+#: (line, col, rule, message fields, the escape): formatted only at the plugin's edge.
+Finding = tuple[int, int, rules.Rule, dict[str, str], Found]
+
+#: doctest's prompts (``doctest.DocTestParser``): ``>>>`` starts an example, ``...`` goes on with it.
+PS1 = re.compile(r'[ \t]*>>>(?:[ \t]|$)')
+PS2 = re.compile(r'[ \t]*\.\.\.(?:[ \t]|$)')
+#: Escapes that are never candidates: they spell the character doctest needs
+#: (``\\\\``, a quote) or join rows (a line continuation).
+NEVER = frozenset({'\\\\', "\\'", '\\"'})
+#: The nodes whose first statement is a docstring.
+DEFINITIONS = frozenset({ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef})
+#: The characters that end a line for doctest and the tokenizer.
+LINE_BREAKS = frozenset('\n\r')
+#: A line's kinds: an example's source, its expected output.
+SOURCE = 'source'
+OUTPUT = 'output'
+#: Where a character stands in its line: outside strings, in a string, in a raw string.
+OUTSIDE = 'outside'
+IN_STRING = 'string'
+IN_RAW_STRING = 'raw string'
+
+_ESC602 = (rules.ESC602.code,)
+LINE_LAYOUT = rules.Exemption(
+    'line-layout', _ESC602,
+    'A `\\n` (or `\\r`) outside the strings of an example or its output ends the line: a docstring '
+    'written on one line.',
+    'def add(a, b):\n    """Example:\\n\\n    >>> add(1, 1)\\n    2\\n"""\n    return a + b\n',
+)
+SAME_VALUE = rules.Exemption(
+    'same-value', _ESC602,
+    "Inside a non-raw string of an example (`>>> len('a\\tb')`), or a printable character in the "
+    'quotes of its output, the escape gives the example the character it would read there itself.',
+    'def width(text):\n    """>>> width(\'a\\tb\')\n    3\n    """\n    return len(text)\n',
+)
+PRINTED_TEXT = rules.Exemption(
+    'printed-text', _ESC602,
+    'Outside the strings of an example, and outside the quotes of its output, a tab or another '
+    'character is printed text or blank space, as meant (`>>> print(table)` with a tab in its output).',
+    'def show():\n    """>>> show()\n    a\\tb\n    """\n    print(\'a\\tb\')\n',
+)
+#: Every exemption of ESC602, in the order they are tried.
+EXEMPTIONS: tuple[rules.Exemption, ...] = (LINE_LAYOUT, SAME_VALUE, PRINTED_TEXT)
+
+
+class Candidate(NamedTuple):
+    """An escape on an example's line: where it stands there."""
+
+    found: Found
+    line_kind: str     # SOURCE or OUTPUT
+    place: str         # OUTSIDE, IN_STRING or IN_RAW_STRING
+
+
+def example_rows(lines: list[str]) -> set[int]:
+    """The rows of source that may hold an example's line or its output: a
+    row with ``>>>``, and the rows after it up to a blank one (one that a
+    line continuation does not join to the row before)."""
+    rows: set[int] = set()
+    total = len(lines)
+    for index, line in enumerate(lines):
+        if '>>>' not in line:
+            continue
+        row = index + 1
+        while row <= total and row not in rows:
+            rows.add(row)
+            if row < total and not lines[row].strip() and not lines[row - 1].rstrip('\r\n').endswith('\\'):
+                break
+            row += 1
+    return rows
+
+
+def joined_to_prompt(lines: list[str], prompt: int, row: int) -> bool:
+    """Is ``row`` in ``example_rows`` through the row ``prompt``, which holds ``>>>``
+    (no blank row between them that a line continuation does not join)?"""
+    for number in range(prompt + 1, row + 1):
+        if not lines[number - 1].strip() and not lines[number - 2].rstrip('\r\n').endswith('\\'):
+            return False
+    return True
+
+
+def docstring_span(body: list[ast.stmt]) -> tuple[int, int] | None:
+    """The (first, last) rows of the docstring that opens ``body``, if one does."""
+    first = body[0] if body else None
+    if type(first) is ast.Expr:
+        value = first.value
+        if type(value) is ast.Constant and type(value.value) is str:
+            return value.lineno, value.end_lineno or value.lineno
+    return None
+
+
+def docstring_rows(tree: ast.AST) -> list[tuple[int, int]]:
+    """The (first, last) rows of the docstrings of a module, its classes and
+    its functions, found by walking statements only (never expressions)."""
+    found = []
+    pending: list[ast.AST] = [tree]
+    while pending:
+        node = pending.pop()
+        kind = type(node)
+        if kind in DEFINITIONS:
+            span = docstring_span(node.body)  # type: ignore[attr-defined]
+            if span is not None:
+                found.append(span)
+        for field, clauses in statement_parts(kind):  # simple statements have none
+            value = getattr(node, field, None)
+            if not value or not isinstance(value, list):
+                continue
+            if clauses:
+                for clause in value:
+                    pending.extend(clause.body)
+            else:
+                pending.extend(value)
+    return found
+
+
+def may_hold_candidate(piece: Piece) -> bool:
+    """Could the piece hold a candidate?  (A str literal, not an f-string's piece, with a prompt.)"""
+    return not piece.is_bytes and bool(piece.spans[0][0]) and '>>>' in piece.text
+
+
+def _value(piece: Piece) -> tuple[str, list[tuple[int, escapes.Escape]]]:
+    """The literal's value, and where in it each escape that may be a
+    candidate put its character (not ``NEVER``'s, not an invalid one, which
+    the example reads as written, not a line continuation), in order."""
+    text = piece.text
+    _, begin, end = literals.split_prefix(text)
+    chars: list[str] = []
+    marks: list[tuple[int, escapes.Escape]] = []
+    at = begin
+    size = 0  # the value's length so far
+    for escape in escapes.escapes_in(text, piece.is_bytes, begin, end, piece.lookahead):
+        chars.append(text[at:escape.offset])
+        size += escape.offset - at
+        value = escape.text if escape.kind == escapes.INVALID else escapes.value_of(escape)
+        if value and escape.kind != escapes.INVALID and escape.text not in NEVER:
+            marks.append((size, escape))
+        chars.append(value)
+        size += len(value)
+        at = escape.offset + len(escape.text)
+    chars.append(text[at:end])
+    return ''.join(chars), marks
+
+
+class _Strings:
+    """Where each character of an example's lines stands: outside strings,
+    in a string, in a raw string (a Python tokenizer's view, small)."""
+
+    def __init__(self) -> None:
+        self.quote = ''      # the open string's quote ('', one or three characters)
+        self.raw = False
+
+    def place(self) -> str:
+        if not self.quote:
+            return OUTSIDE
+        return IN_RAW_STRING if self.raw else IN_STRING
+
+    def places(self, line: str, code: bool) -> list[str]:
+        """The place of each character of ``line``; ``code``: an example's source (prefixes, comments)."""
+        found = []
+        index = 0
+        skip = False
+        while index < len(line):
+            char = line[index]
+            found.append(self.place())
+            if skip:
+                skip = False
+            elif self.quote:
+                if char == '\\':
+                    skip = True
+                elif line.startswith(self.quote, index):
+                    found.extend([self.place()] * (len(self.quote) - 1))
+                    index += len(self.quote) - 1
+                    self.quote = ''
+            elif char in '\'"':
+                self.open(line, index, code)
+                found.extend([OUTSIDE] * (len(self.quote) - 1))
+                index += len(self.quote) - 1
+            elif char == '#' and code:
+                found.extend([OUTSIDE] * (len(line) - index - 1))
+                break
+            index += 1
+        return found
+
+    def open(self, line: str, index: int, code: bool) -> None:
+        prefix = re.search(r'[A-Za-z]*\Z', line[:index])
+        self.raw = code and prefix is not None and 'r' in prefix[0].lower()
+        self.quote = line[index:index + 3] if line[index:index + 3] in ('"""', "'''") else line[index]
+
+
+def _next_line(kind: str, strings: _Strings, line: str) -> tuple[str, _Strings]:
+    """The kind of the next line of a docstring's value, read as doctest reads it, and its strings."""
+    if kind == SOURCE and len(strings.quote) == 1:
+        return kind, strings  # a line break made by an escape cut a string: its line goes on here
+    if PS1.match(line):
+        return SOURCE, _Strings()
+    if kind == SOURCE and PS2.match(line):
+        return kind, strings
+    if kind and line.strip():
+        return OUTPUT, _Strings() if kind == SOURCE else strings
+    return '', strings
+
+
+def candidates(piece: Piece) -> Iterator[Candidate]:
+    """The escapes on the example lines (and output) of a docstring's value."""
+    value, marks = _value(piece)
+    if not marks:
+        return
+    positions = literals.Positions(piece.start, piece.text)
+    kind = ''          # the kind of the lines being read: SOURCE, OUTPUT or '' (no example)
+    strings = _Strings()
+    start = mark = 0
+    while start <= len(value) and mark < len(marks):
+        end = value.find('\n', start)
+        end = len(value) if end == -1 else end
+        line = value[start:end]
+        kind, strings = _next_line(kind, strings, line)
+        first = mark
+        while mark < len(marks) and marks[mark][0] <= end:  # the escapes of the line and its break
+            mark += 1
+        if kind and (first < mark or '"""' in line or "'''" in line):
+            places = strings.places(line, kind == SOURCE)
+            places.append(strings.place())  # the line break that ends the line
+            if kind == OUTPUT:
+                strings = _Strings()  # an output line's quotes end with it
+            for index, escape in marks[first:mark]:
+                line_no, col = positions.at(escape.offset)
+                yield Candidate(Found(line_no, col, escape, piece), kind, places[index - start])
+        elif kind:
+            strings = _Strings()  # no escape, no triple quote: no string of it goes on
+        start = end + 1
+
+
+def exemption_for(candidate: Candidate) -> rules.Exemption | None:
+    """The exemption that keeps a candidate quiet, or None: it changes the example."""
+    escape, place = candidate.found.escape, candidate.place
+    value = escapes.value_of(escape)
+    if value in LINE_BREAKS:
+        return LINE_LAYOUT if place == OUTSIDE else None
+    if place == OUTSIDE:
+        return PRINTED_TEXT
+    if candidate.line_kind == SOURCE:
+        return SAME_VALUE if place == IN_STRING else None
+    return SAME_VALUE if value.isprintable() else None
+
+
+#: What an escape that changes an example makes of it, by where it stands.
+MEANINGS = {
+    (SOURCE, IN_STRING): 'a line break inside a string',
+    (SOURCE, IN_RAW_STRING): 'a control character in a raw string',
+    (OUTPUT, IN_STRING): 'a control character in the output',
+}
+
+
+def in_docstring(piece: Piece, docstrings: list[tuple[int, int]]) -> bool:
+    """Does the piece (a STRING token) stand on the rows of a docstring (``docstring_rows``)?"""
+    first = piece.start[0]
+    last = first + piece.text.count('\n')
+    return any(start <= first and last <= end for start, end in docstrings)
+
+
+def reports(
+    pieces: Iterable[Piece],
+    docstrings: list[tuple[int, int]],
+    silenced: list[rules.Silenced] | None = None,
+) -> Iterator[Finding]:
+    """ESC602: the escapes that change a doctest example of a docstring (on the rows ``docstrings``)."""
+    active = frozenset(exemption.name for exemption in EXEMPTIONS)
+    for piece in pieces:
+        if not in_docstring(piece, docstrings):
+            continue
+        for candidate in candidates(piece):
+            item = candidate.found
+            exemption = exemption_for(candidate)
+            if exemption is not None and exemption.name in active:
+                if silenced is not None:
+                    silenced.append(rules.Silenced(item.line, item.col, rules.ESC602.code,
+                                                   item.escape.text, exemption.name))
+                continue
+            meaning = MEANINGS.get((candidate.line_kind, candidate.place), 'a control character in a string')
+            if escapes.value_of(item.escape) in LINE_BREAKS:
+                meaning = 'a line break inside a string'
+            text = item.escape.text
+            yield item.line, item.col, rules.ESC602, {
+                'escape': text, 'meaning': meaning, 'doubled': '\\' + text,
+            }, item

@@ -1,0 +1,249 @@
+# Labeled ESC602 cases, each written here in the shape of real code and
+# citing where that shape comes from ("# from:").  Only ESC602 counts in the
+# score (tests/test_tex.py); other codes in a case are ignored.
+# Hazards: a report is expected.  Clean: look-alikes that must stay quiet.
+#
+# --- hazards ---------------------------------------------------------------
+#: ESC602:5:23
+# from: issue 23 (examples written for the issue: a newline inside the example's quotes)
+def split_lines(text):
+    """Split at line breaks.
+
+    >>> split_lines('a\nb')
+    ['a', 'b']
+    """
+#: ESC602:4:34 ESC602:4:37
+# from: issue 23 (a backreference in an example regex becomes U+0001)
+def swap(text):
+    """Swap two words.
+    >>> re.sub(r'(\w+) (\w+)', r'\2 \1', 'a b')
+    'b a'
+    """
+#: ESC602:3:25
+# from: doctest documentation ("backslashes in a docstring": the example's raw pattern)
+def words(text):
+    """>>> re.findall(r'\bw\w*', text)
+    ['word']
+    """
+#: ESC602:4:7
+# from: doctest documentation (the expected output of a repr with a tab)
+def tabbed():
+    """>>> tabbed()
+    'a\tb'
+    """
+#: ESC602:5:7
+# from: text utilities (an example with a tab in the expected repr)
+def expand(text):
+    """Expand tabs.
+    >>> expand('a b')
+    'a\tb'
+    """
+#: ESC602:4:12
+# from: module docstrings with examples (a module-level docstring)
+"""Helpers.
+
+>>> join('a\nb')
+'a b'
+"""
+#: ESC602:4:18
+# from: class docstrings with examples
+class Parser:
+    """Parse lines.
+    >>> Parser('x\ny').lines
+    ['x', 'y']
+    """
+#: ESC602:3:22
+# from: one-line docstrings with an example (a newline inside the quotes)
+def count(text):
+    """>>> count('one\ntwo')\n    2\n"""
+#: ESC602:5:15
+# from: continuation lines of an example
+def total(*lines):
+    """Sum.
+    >>> total(
+    ...     'a\nb')
+    2
+    """
+#: ESC602:5:7 ESC602:5:9
+# from: an example whose expected output holds a carriage return
+def crlf(text):
+    """Line ends.
+    >>> crlf('a')
+    'a\r\n'
+    """
+#: ESC602:4:22
+# from: example regexes with a raw string and a \d-like valid escape (\x41 changes in raw)
+def hexes(text):
+    """Find A.
+    >>> re.findall(r'\x41', 'ABA')
+    ['A', 'A']
+    """
+#: ESC602:4:15
+# from: doctests of string utilities (a raw string with a tab escape)
+def raw_len(text):
+    """Length.
+    >>> len(r'\t')
+    2
+    """
+#: ESC602:4:21
+# from: async docstrings with examples
+async def fetch(url):
+    """Fetch.
+    >>> run(fetch('a\nb'))
+    'ok'
+    """
+#: ESC602:4:18 ESC602:4:21
+# from: examples with two newlines in one string
+def lines3(text):
+    """Three lines.
+    >>> lines3('a\nb\nc')
+    3
+    """
+#: ESC602:4:21
+# from: examples of backspace handling (a raw string in the example)
+def strip_bs(text):
+    """Strip.
+    >>> strip_bs(r'a\bb')
+    'b'
+    """
+#: ESC602:5:7
+# from: output with a NUL character in its repr
+def nul():
+    """NUL.
+    >>> nul()
+    'a\0'
+    """
+#: ESC602:4:23
+# from: method docstrings with examples
+class Text:
+    def split(self):
+        """>>> Text('a\nb').split()
+        ['a', 'b']
+        """
+#: ESC602:3:21
+# from: doctests of csv helpers (a newline inside a double-quoted string)
+def rows(text):
+    """>>> rows("x,y\n1,2")
+    [['x', 'y'], ['1', '2']]
+    """
+#: ESC602:4:18
+# from: escaping helpers (an example with a form feed in a raw string)
+def pages(text):
+    """Pages.
+    >>> pages(r'a\fb')
+    2
+    """
+#: ESC602:5:6
+# from: repr examples with a bell character
+def bell():
+    """Bell.
+    >>> bell()
+    '\a'
+    """
+# --- clean -----------------------------------------------------------------
+#: Okay
+# from: issue 23 (a docstring written on one line: its newlines lay the example out)
+def add(a, b):
+    """Example:\n\n    >>> 1 + 1\n    2\n"""
+#: Okay
+# from: doctest documentation (a raw docstring: the example is as written)
+def split_lines(text):
+    r"""Split.
+
+    >>> split_lines('a\nb')
+    ['a', 'b']
+    """
+#: Okay
+# from: doctest documentation (the backslash doubled in a non-raw docstring)
+def split_lines(text):
+    """Split.
+
+    >>> split_lines('a\\nb')
+    ['a', 'b']
+    """
+#: Okay
+# from: docstrings with a newline escape outside any example
+def lines(text):
+    """Split at each '\n' and return the lines.
+
+    >>> lines('ab')
+    ['ab']
+    """
+#: Okay
+# from: examples whose string holds a tab: the example reads the same character
+def width(text):
+    """>>> width('a\tb')
+    3
+    """
+#: Okay
+# from: printed output with a tab (print shows the real tab)
+def show():
+    """>>> show()
+    a\tb
+    """
+#: Okay
+# from: a string that is not a docstring (a prompt written to a terminal)
+prompt = '>>> %s\n' % command
+#: Okay
+# from: REPL emulators (text that holds prompts, not a docstring)
+banner = 'Type code after the prompt:\n>>> print("a\nb")'
+#: Okay
+# from: doctest examples after a blank line ended them (the escape is in the prose)
+def after(text):
+    """>>> after('a')
+    'a'
+
+    Lines are split at '\n' first.
+    """
+#: Okay
+# from: examples with \N{...} and \u escapes in non-raw strings (the same characters)
+def accents():
+    """>>> accents('caf\u00e9')
+    'caf\N{LATIN SMALL LETTER E WITH ACUTE}'
+    """
+#: Okay
+# from: a one-line docstring with an example and output laid out by \n
+def two():
+    """>>> two()\n2\n"""
+#: Okay
+# from: a comment in an example that holds a tab
+def commented():
+    """>>> commented()  # a\tb
+    1
+    """
+#: Okay
+# from: a bytes literal that holds prompts (never a docstring)
+data = b'>>> x\n'
+#: Okay
+# from: a function without examples whose docstring holds escapes
+def fmt(text):
+    """Return text with '\t' expanded and a trailing '\n'."""
+#: Okay
+# from: output printed across two lines with the backslash doubled
+def shown():
+    """>>> print('a\\tb')
+    a	b
+    """
+#: Okay
+# from: an f-string is never a docstring
+def fdoc(x):
+    f""">>> fdoc('a\nb')"""
+#: Okay
+# from: a string statement after the docstring (not a docstring)
+def later():
+    """Doc."""
+    """>>> later('a\nb')"""
+#: Okay
+# from: a newline escape in the expected output outside quotes (printed text on one line)
+def banner():
+    """>>> banner()\n    hello\n"""
+#: Okay
+# from: a regex example in a non-raw string of the example, not raw (the same value)
+def grab():
+    """>>> grab('\x41')
+    'A'
+    """
+#: Okay
+# from: docstrings with a math role, no example
+def norm():
+    """Return the norm of a vector:\n    sqrt(x^2 + y^2)."""

@@ -1,0 +1,204 @@
+# Labeled ESC601 cases, each written here in the shape of real code and
+# citing where that shape comes from ("# from:").  Only ESC601 counts in the
+# score (tests/test_tex.py); other codes in a case are ignored.
+# Hazards: a report is expected.  Clean: look-alikes that must stay quiet.
+#
+# --- hazards ---------------------------------------------------------------
+#: ESC601:2:14
+# from: issue 23 (examples written for the issue: a matplotlib axis label)
+plt.xlabel('$\theta$ [rad]')
+#: ESC601:2:16
+# from: issue 23 (a title with a format operator)
+ax.set_title("$\alpha$ = %0.2f" % a)
+#: ESC601:2:15
+# from: issue 23 (a legend's list of labels)
+plt.legend(["$\vec{v}$"])
+#: ESC601:3:16
+# from: issue 23 (a sympy symbol named by its TeX)
+import sympy as sp
+x = sp.Symbol('\theta')
+#: ESC601:2:10
+# from: issue 23 (a LaTeX table written to a file)
+f.write("\textbf{Total} & 1 \\\\\n")
+#: ESC601:2:9
+# from: issue 23 (a fraction written as TeX)
+half = '\frac{1}{2}'
+#: ESC601:2:10
+# from: issue 23 (a LaTeX environment)
+f.write('\begin{tabular}{lr}\n')
+#: ESC601:2:15
+# from: issue 23 (an f-string label)
+plt.ylabel(f'$\tau$ = {tau:.1f} s')
+#: ESC601:2:23
+# from: matplotlib mathtext tutorial (label= of a plot line; the tutorial writes r'...')
+ax.plot(x, y, label='$\beta = 0.5$')
+#: ESC601:2:21
+# from: matplotlib mathtext tutorial (text placed in data coordinates)
+ax.text(0.5, 0.5, '$\nabla \cdot E$')
+#: ESC601:2:15
+# from: matplotlib gallery annotations (an annotation holding a Greek letter)
+ax.annotate('$\rho_0$', xy=(1, 2))
+#: ESC601:2:16
+# from: matplotlib gallery (a figure title with mathtext)
+fig.suptitle('$\varphi$ against time')
+#: ESC601:3:17 ESC601:3:24
+# from: sympy docs (symbols named with TeX)
+from sympy import symbols
+a, b = symbols('\alpha \beta')
+#: ESC601:3:7 ESC601:3:13
+# from: IPython.display docs (Math renders a LaTeX string)
+from IPython.display import Math
+Math('\frac{\nu}{2}')
+#: ESC601:2:12
+# from: pandas Styler.to_latex shapes (a LaTeX row with a command and a brace)
+row = 'x & \textit{n/a} \\\\'
+#: ESC601:2:16
+# from: LaTeX report writers (a vector in a table cell)
+cell = '$v$ & $\vec{x}$'
+#: ESC601:2:17
+# from: plotting helpers (a unit in a label held in a dict)
+units = {'t': '$\times 10^3$ s'}
+#: ESC601:2:13
+# from: physics notebooks (a subscripted symbol beside another TeX command)
+label = 'E_{\nu} \\sigma'
+#: ESC601:5:15
+# from: scientific docstrings (a math directive in a non-raw docstring)
+def energy(v):
+    """Kinetic energy.
+
+    .. math:: \frac{1}{2} m v^2
+    """
+#: ESC601:7:9
+# from: scientific docstrings (a math block, indented under the directive)
+def gradient(f):
+    """Gradient of f.
+
+    .. math::
+
+        \nabla f = (f_x, f_y)
+    """
+#: ESC601:3:22
+# from: scientific docstrings (a :math: role in a one-line docstring)
+def angle():
+    """Return :math:`\theta` in radians."""
+#: ESC601:2:19
+# from: plotting code (a TeX API's keyword argument)
+plt.title(label='$\rho$ profile')
+#: ESC601:2:33
+# from: plotly docs (an axis title with mathjax)
+fig.update_layout(xaxis_title='$\alpha$')
+#: ESC601:2:18
+# from: matplotlib colorbar label
+cbar.set_label('$\bar{T}$ [K]')
+#: ESC601:2:26
+# from: plotting helpers (a string built by concatenation inside $...$)
+plt.xlabel('$' + name + '\times$')
+#: ESC601:2:6
+# from: LaTeX preamble writers (an environment with an option)
+s = '\begin{figure}[h]'
+#: ESC601:2:14 ESC601:2:21 ESC601:2:28
+# from: matplotlib mathtext tutorial (two commands in one label)
+plt.xlabel('$\alpha \times \beta$')
+#: ESC601:2:13
+# from: pgf/TikZ writers in Python (a LaTeX length)
+width = '0.8\textwidth'
+#: ESC601:2:20
+# from: plotting scripts (a mathtext symbol after the text)
+plt.ylabel('Angle $\theta$')
+# --- clean -----------------------------------------------------------------
+#: Okay
+# from: issue 23 (a newline before TeX that is not a command)
+plt.title('Loss\n$\\alpha=0.1$')
+#: Okay
+# from: issue 23 (a tab between two math spans)
+header = '$x$\t$y$'
+#: Okay
+# from: issue 23 (a newline before a unit)
+plt.ylabel('Temperature\n(K)')
+#: Okay
+# from: issue 23 (text that is not TeX)
+f.write('Total\tamount\n')
+#: Okay
+# from: issue 23 (a header row of tab-separated names)
+header = 'name\ttype\tvalue'
+#: Okay
+# from: matplotlib mathtext tutorial (the raw string it recommends)
+plt.xlabel(r'$\theta$ [rad]')
+#: Okay
+# from: matplotlib mathtext tutorial (the command doubled)
+plt.xlabel('$\\theta$ [rad]')
+#: Okay
+# from: survey_science.md's probe (a newline before a variable e, not \ne)
+source = 'c = 4\ne = 4+f'
+#: Okay
+# from: survey_science.md's probe (code written as text)
+code = "x = Symbol('x')\ne = 1/x"
+#: Okay
+# from: report writers (a newline before a word that is a TeX command)
+plt.title('Results\nnot final')
+#: Okay
+# from: report writers (a tab before the word "to")
+print('from\tto')
+#: Okay
+# from: CSV writers (a tab before a column named "top")
+f.write('bottom\ttop\n')
+#: Okay
+# from: log messages (a newline before a number)
+log.info('done\n1 file')
+#: Okay
+# from: plotting scripts (a newline before a word starting with a command's letters)
+plt.title('Error\nnumber of runs')
+#: Okay
+# from: plotting scripts (a newline then a variable name in a title)
+plt.title('Model\nnu={}'.format(nu))
+#: Okay
+# from: text writers (a tab before "tan" in a colour name list)
+colours = 'red\ttan\tblue'
+#: Okay
+# from: report writers (a newline before "ref" in plain text)
+f.write('see\nref. 3\n')
+#: Okay
+# from: a raw docstring with math (already right)
+def energy(v):
+    r"""Kinetic energy.
+
+    .. math:: \frac{1}{2} m v^2
+    """
+#: Okay
+# from: a docstring whose math is doubled (already right)
+def angle():
+    """Return :math:`\\theta` in radians."""
+#: Okay
+# from: docstrings (a newline escape in text that is not math)
+def lines(text):
+    """Split text at each '\n' character."""
+#: Okay
+# from: bytes protocols (bytes are never TeX)
+frame = b'$\theta$'
+#: Okay
+# from: LaTeX writers (a line end after a doubled command)
+f.write('\\hline\n')
+#: Okay
+# from: LaTeX writers (doubled commands and a newline)
+f.write('\\begin{tabular}{ll}\n')
+#: Okay
+# from: pandas to_latex shapes (tab-separated row with braces in a format string)
+row = '{}\t{}\n'.format(a, b)
+#: Okay
+# from: matplotlib (a label whose newline is before a dollar)
+plt.xlabel('time\n$t$ [s]')
+#: Okay
+# from: sympy shapes (a symbol name that is not TeX)
+x = sp.Symbol('x\ty')
+#: Okay
+# from: text writers (a tab before an ordinary word inside $-delimited shell text)
+cmd = 'echo $HOME\ttheta'
+#: Okay
+# from: docstrings (a math block that ended before the paragraph)
+def f(x):
+    """Compute.
+
+    .. math:: x^2
+
+    Then\tabulate the result.
+    """
