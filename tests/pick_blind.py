@@ -27,10 +27,11 @@ release uploaded before BEFORE.
 from __future__ import annotations
 
 import csv
-import os
 import random
 import re
 import sys
+
+from pick_surveys import listed_names, normalised
 
 SEED = 20261203
 KEYWORD_DRAW = 220
@@ -48,19 +49,8 @@ KEYWORDS = re.compile(r'\b(windows|win32|excel|xlsx|folders?|director(y|ies)|fil
 EARLIER = ('survey_releases.txt', 'survey_unseen.txt', 'survey_holdout.txt')
 
 
-def normalised(name: str) -> str:
-    return re.sub(r'[-_.]+', '-', name).lower()
-
-
 def earlier_names() -> set[str]:
-    names = set()
-    for listing in EARLIER:
-        with open(os.path.join(os.path.dirname(__file__), 'data', listing), encoding='utf-8') as f:
-            for line in f:
-                line = line.split('#', 1)[0].strip()
-                if line and not line.startswith('before '):
-                    names.update(normalised(name) for name in line.split())
-    return names
+    return listed_names(EARLIER)
 
 
 def main() -> int:
