@@ -217,6 +217,12 @@ class Statements:
     def innermost(self, row: int) -> tuple[ast.AST, list[ast.stmt], int]:
         """The innermost statement that holds ``row`` (the module if none does),
         its statements, and the index of the first of them that ends on or after ``row``."""
+        _, node, children, index = self._descend(row)
+        return node, children, index
+
+    def _descend(self, row: int) -> tuple[ast.AST | None, ast.AST, list[ast.stmt], int]:
+        """``innermost``'s answer, after the statement that holds it (None for the module)."""
+        parent: ast.AST | None = None
         node = self.tree
         while True:
             children = self.children(node)
@@ -225,24 +231,14 @@ class Statements:
                 ends = self._ends[id(node)] = [_end_row(child) for child in children]
             index = bisect_left(ends, row)  # on ints, in C: no key function called per step
             if index == len(children) or _first_row(children[index]) > row:
-                return node, children, index
-            node = children[index]
+                return parent, node, children, index
+            parent, node = node, children[index]
 
     def in_docstring(self, row: int) -> tuple[bool, int]:
         """Is ``row`` on the rows of the docstring of the module, a class or a
         function?  And the last row the answer holds for (those of the simple
         statement that holds ``row``)."""
-        parent: ast.AST | None = None
-        node = self.tree
-        while True:
-            children = self.children(node)
-            ends = self._ends.get(id(node))
-            if ends is None:
-                ends = self._ends[id(node)] = [_end_row(child) for child in children]
-            index = bisect_left(ends, row)
-            if index == len(children) or _first_row(children[index]) > row:
-                break
-            parent, node = node, children[index]
+        parent, node, _, _ = self._descend(row)
         if parent is None:
             return False, row
         holds = row if self.children(node) else _end_row(node)
