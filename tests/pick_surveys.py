@@ -2,6 +2,8 @@
 
     python tests/pick_surveys.py paths PYPI_TSV > tests/data/survey_paths.txt
     python tests/pick_surveys.py science PYPI_TSV > tests/data/survey_science.txt
+    python tests/pick_surveys.py paths2 PYPI_TSV > tests/data/survey_paths2.txt
+    python tests/pick_surveys.py science2 PYPI_TSV > tests/data/survey_science2.txt
 
 The method of tests/pick_blind.py (which made survey_blind.txt, and is left
 as it was): PYPI_TSV is a list of PyPI's packages made on one day (header
@@ -94,6 +96,16 @@ SURVEYS = {
                               ('LaTeX, equations, symbolic, SymPy, mathematical, calculus or algebra', MATH))
         for era, since, until in (('2010-2018', *SCIENCE_OLD), ('since 2019', SCIENCE_OLD[1], '')))),
 }
+# Held-out draws, made after the finders of issue 22 and the codes of issue 23 were written and before
+# their final run: the same groups with new seeds, leaving out every earlier list (and each other).
+# The first paths survey drew every old Windows project there was but 22, so the other groups draw 60.
+SURVEYS['paths2'] = SURVEYS['paths']._replace(
+    issue='Held-out paths survey (issue 22, ESC501)', seed=20261206,
+    excluded=EARLIER + ('survey_paths.txt', 'survey_science.txt'),
+    groups=tuple(group._replace(size=60) for group in SURVEYS['paths'].groups))
+SURVEYS['science2'] = SURVEYS['science']._replace(
+    issue='Held-out science survey (issue 23, ESC6xx)', seed=20261207,
+    excluded=EARLIER + ('survey_paths.txt', 'survey_science.txt', 'survey_paths2.txt'))
 
 
 def normalised(name: str) -> str:
