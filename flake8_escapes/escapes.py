@@ -119,6 +119,8 @@ EVERYDAY_STR_ROW = re.compile(
     _ROW.format(r"""[\\'"afnrtv]|x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}"""))
 #: The ends of a bytes literal's prefixes, with the quote after them.
 BYTES_ENDS = ("b'", 'b"', "B'", 'B"', "br'", 'br"', "bR'", 'bR"', "Br'", 'Br"', "BR'", 'BR"')
+#: Any of them: matches never overlap (none starts at a quote), so a scan finds each.
+BYTES_END = re.compile(r"""[bB][rR]?['"]""")
 #: What may not stand right before a bytes literal's prefix.
 _BEFORE_PREFIX = re.compile(r"""[\w'"]""")
 
@@ -131,17 +133,14 @@ def holds_bytes(text: str) -> bool:
     quote (``b'a'b'b'``) comes after a bytes literal, which is found first
     (after a str one it is a SyntaxError).  Text that merely looks like a
     prefix (in a comment) only makes a file be taken for one that holds
-    bytes.  Each end is found in C (``str.find``), not by a regex that tries
-    every character.
+    bytes.  The prefixes' ends (``BYTES_ENDS``) are found in one scan of the
+    text, in C (``BYTES_END``), not by one search per end.
     """
-    find = text.find
-    for end in BYTES_ENDS:
-        at = find(end)
-        while at != -1:
-            start = at - 1 if at and len(end) == 2 and text[at - 1] in 'rR' else at  # rb'...'
-            if not start or _BEFORE_PREFIX.match(text, start - 1) is None:
-                return True
-            at = find(end, at + 1)
+    for end in BYTES_END.finditer(text):
+        at = end.start()
+        start = at - 1 if at and len(end[0]) == 2 and text[at - 1] in 'rR' else at  # rb'...'
+        if not start or _BEFORE_PREFIX.match(text, start - 1) is None:
+            return True
     return False
 
 

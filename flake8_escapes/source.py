@@ -70,6 +70,8 @@ STRING_LITERAL = re.compile(r"""[rRbBuU]{0,2}(?:
 #: The prefixes of a str or bytes literal.
 STR_PREFIXES = frozenset({'', 'r', 'u', 'b', 'br', 'rb'})
 QUOTE_OR_HASH = re.compile('[\'"#]')
+#: A doctest prompt, anywhere on a row (``_in_examples``).
+PROMPT = re.compile('>>>')
 #: What may stand between the parts of an implicitly concatenated literal.
 BETWEEN = re.compile(r'(?:[ \t\f]+|\\\r?\n|\r?\n|\#[^\r\n]*)*')
 
@@ -99,18 +101,18 @@ def _quiet_everyday(line: str, commands: bool = True) -> bool:
             or escapes.PLAIN_ROW.fullmatch(line) is not None)
 
 
-def _in_examples(rows: list[int], lines: list[str], statements: Statements | None) -> list[int]:
+def _in_examples(rows: list[int], lines: list[str], statements: Statements | None, text: str) -> list[int]:
     """Those of ``rows`` (sorted) that may hold a doctest example's line
     (``doctests.example_rows``: on or after a row with ``>>>``, no blank row
     between) inside a docstring (``Statements.in_docstring``; any, without
-    ``statements``)."""
+    ``statements``); ``text`` is the lines joined."""
     # in C; a prompt after the last of the rows opens no example that holds one.
-    # Most files have none: one search of the joined rows says so.
+    # Most files have none: one search of the text before the rows' end says so.
     before = lines[:rows[-1]]
-    if '>>>' not in ''.join(before):
+    if PROMPT.search(text, 0, len(text) - sum(map(len, lines[rows[-1]:]))) is None:
         return []
     prompts = list(compress(count(1), map(contains, before, repeat('>>>'))))
-    if statements is not None and any(map(contains, lines, repeat('\r'))):
+    if statements is not None and '\r' in text:
         statements = None  # the AST's rows are the lines' only without a lone '\r'
     kept = []
     answer, first, last = True, 1, 0  # the last docstring answer, and the rows it holds for
@@ -133,6 +135,9 @@ def reportable_rows(lines: list[str], statements: Statements | None = None) -> l
     """The rows that hold a backslash and are not ``quiet``, or that may hold
     a doctest example's line (``_in_examples``: any escape there may change the
     example)."""
+    text = ''.join(lines)
+    if '\\' not in text:  # most files, found in C
+        return []
     rows: list[int] = []
     left: list[int] = []  # quiet rows, unless a doctest example holds them
     str_only: bool | None = None  # known once a row needs it
@@ -145,13 +150,13 @@ def reportable_rows(lines: list[str], statements: Statements | None = None) -> l
             continue
         if '\\u' in line or '\\U' in line:
             if str_only is None:
-                str_only = not escapes.holds_bytes(''.join(lines))
+                str_only = not escapes.holds_bytes(text)
             if str_only and quiet(line, str_only):
                 left.append(row)
                 continue
         rows.append(row)
     if left:
-        more = _in_examples(left, lines, statements)
+        more = _in_examples(left, lines, statements, text)
         if more:
             rows = sorted(rows + more)
     return rows

@@ -16,7 +16,7 @@ from typing import Iterator
 import pytest
 from flake8.main.application import Application
 
-from flake8_escapes import checks, literals, paths, source
+from flake8_escapes import checks, escapes, literals, paths, rules, source
 from helpers import parsed, reports
 
 import differential
@@ -86,6 +86,47 @@ def test_needs_tokens(src, needs):
     assert source.needs_tokens(tree, lines) is needs
     if not needs:  # the ground truth: no report on the whole file's tokens
         assert whole_file_reports(tree, lines) == []
+
+
+#: One row per family that the row filter (``source.reportable_rows``) must keep,
+#: in a file whose other rows are quiet, and the code reported there.
+KEPT_ROWS = [
+    ("x = '\\n'\ny = '\\d'\nz = '\\t'\n", 2, 'ESC301'),                     # ESC3: an invalid escape
+    ("import re\nx = '\\n'\nre.sub('a', '\\1', s)\n", 3, 'ESC401'),         # ESC4: a regex's octal escape
+    ("x = '\\n'\nopen('C:\\new\\data.txt')\n", 2, 'ESC501'),               # ESC5: a Windows path
+    ("x = '\\n'\ny = '$\\theta$'\n", 2, 'ESC601'),                           # ESC601: a TeX command
+    (rules.ESC602.bad, 4, 'ESC602'),                                          # ESC602: a doctest example
+]
+
+
+@pytest.mark.parametrize('src, row, code', KEPT_ROWS, ids=[code for _, _, code in KEPT_ROWS])
+def test_the_row_filter_keeps_each_familys_rows(src, row, code):
+    lines = lines_of(src)
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')  # the compiler's own escape warnings
+        tree = ast.parse(src)
+    assert source.reportable_rows(lines, source.Statements(tree, len(lines))) == [row]
+    assert (row, code) in {(line, found) for line, _, found in whole_file_reports(tree, lines)}
+
+
+@pytest.mark.parametrize('text, holds', [
+    ("b'a'", True),                 # at the start of the text
+    ("x = b'a'", True),
+    ('x = B"a"', True),
+    ("x = rb'a'", True),            # raw, either order, any case
+    ("x = bR'a'", True),
+    ("x = Rb'a'", True),
+    ("x = 'ab'", False),            # a str that ends in b
+    ("x = 'a' 'b'", False),         # 'b' is a str
+    ("x = sub'a'", False),          # after a letter (not valid Python: no prefix)
+    ("x = _b'a'", False),
+    ("x = rrb'a'", False),
+    ("x = 'a'b'c'", False),         # after a quote
+    ("b'a'r", True),                # an r at the text's end is not before the prefix
+    ('x = 1', False),
+])
+def test_holds_bytes(text, holds):
+    assert escapes.holds_bytes(text) is holds
 
 
 @pytest.mark.parametrize('src', [
