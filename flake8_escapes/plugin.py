@@ -6,7 +6,8 @@ import ast
 import warnings
 from typing import Any, Iterator
 
-from flake8_escapes import __version__, apis, checks, source
+import flake8_escapes
+from flake8_escapes import apis, source
 
 REGEX_FUNCTIONS_OPTION = '--escapes-regex-functions'
 
@@ -32,11 +33,19 @@ def regex_functions_argument(value: str) -> tuple[apis.Api, ...]:
         raise argparse.ArgumentTypeError(str(error)) from None
 
 
+class _Version:
+    """The package's version as a class attribute, read when first asked
+    (``flake8_escapes.__version__``), not when the plugin is loaded."""
+
+    def __get__(self, instance: object, owner: type | None = None) -> str:
+        return str(flake8_escapes.__version__)
+
+
 class Plugin:
     """flake8 entry point ``ESC``."""
 
     name = 'flake8-escapes'
-    version = __version__
+    version = _Version()
     regex_functions: tuple[apis.Api, ...] = ()
 
     def __init__(self, tree: ast.AST, lines: list[str]) -> None:
@@ -70,5 +79,8 @@ class Plugin:
         tokens = source.tokens_for(self.tree, self.lines)
         if not tokens:
             return
+        # Imported by the first file that needs the checks, not when flake8
+        # loads the plugin: most files of a project whose CI passes never do.
+        from flake8_escapes import checks
         for report in checks.all_reports(self.tree, tokens, self.lines, self.regex_functions):
             yield report.line, report.col, report.message, type(self)

@@ -17,6 +17,7 @@ name, then a non-letter or the row's end (a name holds no line break):
 """
 from __future__ import annotations
 
+import functools
 import re
 from typing import Any, Iterable, Iterator, NamedTuple
 
@@ -129,10 +130,17 @@ def _trie(words: Iterable[str]) -> str:
 COMMAND = re.compile(r'\\%s(?![A-Za-z])' % _trie(_NAMES))
 _LETTERS = re.compile('[A-Za-z]*')
 
-#: What the text around a candidate must show to read as TeX.
-#: Another TeX command, doubled or with an invalid or valid escape.
-_ALL_NAMES = sorted(OTHER_COMMANDS.union(_NAMES), key=len, reverse=True)
-OTHER_TEX = re.compile(r'\\\\?(%s)(?![A-Za-z])' % '|'.join(_ALL_NAMES))
+
+@functools.cache
+def other_tex() -> re.Pattern[str]:
+    """Another TeX command, doubled or with an invalid or valid escape, its
+    name in group 1.  Compiled when first asked (a candidate's ``evidence``),
+    not by every flake8 process that loads the plugin: a file with no
+    candidate never needs it."""
+    return re.compile(r'\\\\?(%s)(?![A-Za-z])' % _trie(OTHER_COMMANDS.union(_NAMES)))
+
+
+# What the text around a candidate must show to read as TeX (and ``other_tex``).
 #: TeX's syntax: a superscript or a subscript in braces, a command with an argument
 #: (two letters or more: not ``\\N{...}``).
 TEX_SYNTAX = re.compile(r'[\^_]\{|\\[A-Za-z]{2,}\{')
@@ -244,7 +252,7 @@ def evidence(candidate: Candidate, lines: list[str]) -> str:
         return MATH_DOCSTRING
     if TEX_SYNTAX.search(line) is not None:
         return BESIDE_TEX
-    for match in OTHER_TEX.finditer(line):
+    for match in other_tex().finditer(line):
         if match.start() != at and match[1] not in EVERYDAY_WORDS:
             return BESIDE_TEX
     return ''

@@ -19,7 +19,9 @@ nothing -- the state of a project whose CI passes --:
   the median and quartiles of each round's own ratio (its two runs are
   next to each other, so a slower minute of the machine hits both);
 - the same ratio counted: the CPU of the plugin's import in a flake8
-  process and of its runs on those files, measured apart, over flake8's.
+  process, of the checks' modules (imported by the first file that needs
+  them, when one does) and of its runs on those files, measured apart, over
+  flake8's.
 
 Then, unless ``--check-jobs 0``, two lines from bench_check.py: ``flake8-escapes
 check`` against ``flake8 --select=ESC``, whole processes, same --jobs; and its
@@ -209,14 +211,19 @@ for dist in importlib.metadata.distributions():
     dist.metadata['Name'], dist.entry_points
 began = time.process_time()
 import flake8_escapes.plugin
-print(time.process_time() - began)
+loaded = time.process_time()
+import flake8_escapes.checks
+print(loaded - began, time.process_time() - loaded)
 """
 
 
-def import_cpu(rounds: int = 9) -> float:
-    """The CPU seconds of the plugin's import in a flake8 process (best of ``rounds`` processes)."""
-    return min(float(subprocess.run([sys.executable, '-c', IMPORT], capture_output=True, text=True,
-                                    check=True).stdout) for _ in range(rounds))
+def import_cpu(rounds: int = 9) -> tuple[float, float]:
+    """The CPU seconds of the plugin's import in a flake8 process, and of
+    the modules the first file that needs the checks imports then (best of
+    ``rounds`` processes each)."""
+    runs = [subprocess.run([sys.executable, '-c', IMPORT], capture_output=True, text=True,
+                           check=True).stdout.split() for _ in range(rounds)]
+    return min(float(run[0]) for run in runs), min(float(run[1]) for run in runs)
 
 
 def run_cpu(files: list[str], rounds: int = 5) -> float:
@@ -296,10 +303,13 @@ def main() -> int:
           f'{min(runs[True]) / min(runs[False]):.3f}; median of the rounds\' own ratios '
           f'{statistics.median(paired):.3f}, quartiles {quartiles[0]:.3f} .. {quartiles[2]:.3f})')
     # The same, counted: what the plugin adds to such a process, measured apart (less noisy).
-    imported, ran = import_cpu(), run_cpu(clean)
-    print(f'what the plugin adds, counted apart: its import {imported * 1000:.1f} ms and its runs on those '
-          f'files {ran * 1000:.1f} ms, {(imported + ran) / without:.2%} of flake8 without it: '
-          f'ratio {1 + (imported + ran) / without:.3f}')
+    (imported, later), ran = import_cpu(), run_cpu(clean)
+    checked = sum(source.needs_tokens(tree, lines) for tree, _, _, lines in prepare(clean))
+    later = later if checked else 0.0  # the checks' modules, imported by the first file that needs them
+    print(f'what the plugin adds, counted apart: its import {imported * 1000:.1f} ms, the checks\' '
+          f'{later * 1000:.1f} ms ({checked} of the files need them) and its runs on those '
+          f'files {ran * 1000:.1f} ms, {(imported + later + ran) / without:.2%} of flake8 without it: '
+          f'ratio {1 + (imported + later + ran) / without:.3f}')
     return 0
 
 
