@@ -39,7 +39,7 @@ import re
 import tokenize
 from bisect import bisect_left, bisect_right
 from itertools import compress, count, repeat
-from operator import contains
+from operator import attrgetter, contains
 from typing import Iterable, cast
 
 from flake8_escapes import doctests, escapes, paths, tex
@@ -52,6 +52,7 @@ STRING_NODES = tuple(
 #: Literals whose parts only the tokenizer places.
 FORMATTED_NODES = tuple(getattr(ast, name) for name in ('JoinedStr', 'TemplateStr') if hasattr(ast, name))
 LINE_ENDS = ('\n', '\r\n')
+END_LINENO = attrgetter('end_lineno')
 #: Rows from which a simple statement's literals are found in its AST rather
 #: than read from its text from the start (a table of thousands of rows).
 LONG_STATEMENT = 20
@@ -138,6 +139,8 @@ def reportable_rows(lines: list[str], statements: Statements | None = None) -> l
     text = ''.join(lines)
     if '\\' not in text:  # most files, found in C
         return []
+    if statements is not None:
+        statements.lone_cr = '\r' in text
     rows: list[int] = []
     left: list[int] = []  # quiet rows, unless a doctest example holds them
     str_only: bool | None = None  # known once a row needs it
@@ -192,6 +195,18 @@ def _end_row(node: ast.AST) -> int:
     return getattr(node, 'end_lineno', 0) or getattr(node, 'lineno', 0)
 
 
+def _end_rows(nodes: list[ast.stmt]) -> list[int]:
+    """``_end_row`` of each node, read in C (``END_LINENO``) unless a node
+    lacks its end (one built without positions)."""
+    try:
+        ends: list[int] = list(map(END_LINENO, nodes))
+    except AttributeError:
+        ends = []
+    if len(ends) != len(nodes) or not all(ends):
+        ends = [_end_row(node) for node in nodes]
+    return ends
+
+
 class Statements:
     """Where a row stands among a module's statements, found by bisection
     (each statement list is gathered once): the cost does not grow with
@@ -202,6 +217,9 @@ class Statements:
         self.last_row = last_row
         self._children: dict[int, list[ast.stmt]] = {}
         self._ends: dict[int, list[int]] = {}  # the end rows of each children list
+        #: Does the file hold a '\r'?  (Then the AST's rows are not the lines'.)
+        #: Known once ``reportable_rows`` has read the file's text (``carriage_return``).
+        self.lone_cr: bool | None = None
 
     def children(self, node: ast.AST) -> list[ast.stmt]:
         """The statements right inside ``node`` (clauses' bodies too), in source order."""
@@ -233,7 +251,7 @@ class Statements:
             children = self.children(node)
             ends = self._ends.get(id(node))
             if ends is None:
-                ends = self._ends[id(node)] = [_end_row(child) for child in children]
+                ends = self._ends[id(node)] = _end_rows(children)
             index = bisect_left(ends, row)  # on ints, in C: no key function called per step
             if index == len(children) or _first_row(children[index]) > row:
                 return parent, node, children, index
@@ -307,11 +325,19 @@ def rows_to_tokenize(tree: ast.AST, lines: list[str], statements: Statements | N
         (sure if comment_or_continuation(lines[row - 1]) else unsure).append(row)
     if not sure:
         return unsure
-    if any(map(contains, lines, repeat('\r'))):
+    if carriage_return(statements, lines):
         # Rows are counted alike by the AST and the lines only without a lone '\r'
         # (flake8 reads with universal newlines, so this is for other callers).
         return rows
     return sorted(unsure + [row for row in sure if statements.starts_inside_literal(row)])
+
+
+def carriage_return(statements: Statements, lines: list[str]) -> bool:
+    """Does the file hold a '\\r' (so that the AST's rows are not the lines')?
+    Read from ``statements`` once ``reportable_rows`` has searched the text."""
+    if statements.lone_cr is None:
+        statements.lone_cr = any(map(contains, lines, repeat('\r')))
+    return statements.lone_cr
 
 
 def needs_tokens(tree: ast.AST, lines: list[str]) -> bool:
@@ -334,7 +360,7 @@ def tokens_for(tree: ast.AST, lines: list[str]) -> list[tokenize.TokenInfo]:
     if not rows:
         return []
     read: list[tokenize.TokenInfo] = []
-    if not any(map(contains, lines, repeat('\r'))):  # the AST's rows are the lines'
+    if not carriage_return(statements, lines):  # the AST's rows are the lines'
         read, rows = read_literals(statements, lines, rows)
         if not rows:
             return read
