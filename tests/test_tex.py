@@ -185,7 +185,7 @@ def test_example_rows_end_at_a_blank_row():
 
 
 @pytest.mark.parametrize('example, named', [
-    (">>> g(r'\\xa0')", 'the character U+00A0 in a raw string'),      # a no-break space, not a control character
+    (">>> g(r'\\xa0')", 'the character U+00A0 in a raw string'),  # a no-break space
     (">>> g(r'\\1')", 'a control character in a raw string'),
     (">>> h()\n    '\\x96'", 'a control character in the output'),     # C1 control: repr() writes it escaped
 ])
