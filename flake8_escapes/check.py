@@ -166,9 +166,11 @@ def file_results(filename: str) -> tuple[str, list[Result]]:
     lines = processor.lines
     # The plugin's own path: a row whose backslashes nothing can report is not read; a file
     # with no other row is neither parsed (unless E999 is shown) nor tokenized.
-    escapes = bool(settings.reported(CODES, name)) and bool(source.reportable_rows(lines))
-    if not escapes and not settings.reports('E999', name):
+    rows = source.reportable_rows(lines) if settings.reported(CODES, name) else []
+    problems = settings.reports('E999', name) or settings.reports('E902', name)
+    if not problems and not may_report(lines, rows):
         return name, []
+    escapes = bool(rows)
     text = ''.join(lines)
     # flake8's test, line by line, only where the word is (its regex ignores case)
     if FLAKE8_WORD.search(text) and processor.should_ignore_file():
@@ -186,6 +188,18 @@ def file_results(filename: str) -> tuple[str, list[Result]]:
     except (SyntaxError, tokenize.TokenError, SystemError) as error:
         found = [_problem(error)]
     return name, [(*item, noqa_line(processor, item[1])) for item in found]
+
+
+def may_report(lines: list[str], rows: list[int]) -> bool:
+    """May a file with these ``reportable_rows`` get a report?  Not when it has
+    none, nor when its literals there, lexed without the AST, hold no escape
+    a check looks at (``checks.may_report``): it need not be parsed.  Asked
+    only when E999 and E902 are not shown (a file that does not parse or
+    tokenize gets nothing else from flake8)."""
+    if not rows:
+        return False
+    lexed = source.lexed_literals(lines, rows)
+    return lexed is None or checks.may_report(lexed, lines)
 
 
 def noqa_line(processor: FileProcessor, line: int) -> str | None:
