@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import gc
 import io
 import json
 import multiprocessing
@@ -108,6 +109,7 @@ def _init(argv: list[str]) -> None:
     global _settings
     if _settings is None:  # spawn or forkserver: read the configuration again
         _settings = config.Config(argv)
+        gc.freeze()
 
 
 def encoding_of(data: bytes) -> str:
@@ -153,7 +155,20 @@ def _problem(error: Exception) -> tuple[str, int, int, str]:
 
 
 def file_results(filename: str) -> tuple[str, list[Result]]:
-    """(display name, results) as flake8's FileChecker would give them for the plugin alone."""
+    """(display name, results) as flake8's FileChecker would give them for the
+    plugin alone; the cyclic garbage collector paused meanwhile (a file's
+    objects, its AST's nodes, are freed by their reference counts: about 7%
+    less CPU on the standard library, issue 24)."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return _file_results(filename)
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _file_results(filename: str) -> tuple[str, list[Result]]:
     settings = _settings
     assert settings is not None
     try:
@@ -246,12 +261,14 @@ def run(args: argparse.Namespace) -> int:
         else:
             output.say(f'{output.shown(name)}: skipped, not a regular file', sys.stderr)
     jobs = job_count(settings, files)
+    gc.freeze()  # the modules and the configuration, never garbage: not scanned again (inherited by fork)
     if jobs > 1:
         with multiprocessing.Pool(jobs, _init, (argv,)) as pool:
             results = list(pool.imap_unordered(
                 file_results, files, chunksize=max(1, len(files) // (jobs * 16))))
     else:
         results = [file_results(name) for name in files]
+    gc.unfreeze()  # a caller in the same process (a test) gets its collector back as it was
     results.sort(key=operator.itemgetter(0))
     try:
         shown = report(settings, results)

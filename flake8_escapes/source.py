@@ -610,11 +610,13 @@ def lexed_literals(lines: list[str], rows: list[int]) -> list[tokenize.TokenInfo
     of ``rows`` (sorted), lexed without the AST: the text up to the end of
     the last row is read as the tokenizer reads it (a ``#`` outside a literal
     starts a comment, a quote a literal, whose end ``STRING_LITERAL``'s rule
-    finds); None when that reading may not be the tokenizer's: a quote after
-    a name that may be a prefix the rule does not know, a literal that does
-    not end, an f- or t-string the rule may end wrongly (3.12+: ``_fields_close``)
-    or that holds a backslash on one of ``rows`` (3.12+: its parts are other
-    tokens), a lone ``\\r``.  For a file that does not parse, the answer means nothing.
+    finds; the name before a quote is its prefix if it is one, else a
+    keyword: ``return'a'``); None when that reading may not be the
+    tokenizer's: a literal that does not end, an f- or t-string the rule may
+    end wrongly (3.12+: ``_fields_close``) or that holds a backslash on one
+    of ``rows`` (3.12+: its parts are other tokens), a lone ``\\r``.  For a
+    file that does not parse, the answer means nothing: ``check`` uses it
+    only where flake8 would show nothing for such a file.
     """
     if not rows:
         return []
