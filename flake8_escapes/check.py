@@ -15,7 +15,11 @@ A file that does not parse gets flake8's ``E999`` line (when E999 would be
 shown) and the run goes on.  The tokens are the plugin's (``source.tokens_for``:
 quiet rows skipped, literals read at the AST's place), not flake8's full
 tokenization; a file with no row whose backslash can be reported is read but,
-unless ``E999`` is to be shown, neither parsed nor tokenized.
+unless ``E999`` or ``E902`` is to be shown, neither parsed nor tokenized, nor
+is one whose literals on those rows, lexed without the AST
+(``source.lexed_literals``), hold no escape a check looks at
+(``checks.may_report``): most files with a backslash in a literal.  The
+cyclic garbage collector is paused while a file is checked.
 """
 from __future__ import annotations
 

@@ -31,12 +31,18 @@ literal and be reported, in four steps, each cheaper than the next:
    (the AST does not place their parts), or that shares a row with another's
    quote, is tokenized, on its own (``statement_spans``, ``span_tokens``); the
    whole file when a statement does not tokenize alone.
+
+``check`` (not the plugin: flake8 has parsed the file already) goes one step
+before the AST: ``lexed_literals`` reads the literals on the reportable rows
+from the text alone, and a file whose literals there hold no escape a check
+looks at (``checks.may_report``) is not parsed at all.
 """
 from __future__ import annotations
 
 import ast
 import re
 import tokenize
+import warnings
 from bisect import bisect_left, bisect_right
 from itertools import accumulate, compress, count, repeat
 from operator import contains
@@ -91,6 +97,8 @@ LEXEME = re.compile(r"""(?:[^'"\#\\]+|\#[^\n]*
 PREFIX_ENDS = 'rRbBuUfFtT'
 #: What a replacement field's depth is counted from in ``_fields_close``.
 FIELD_MARKS = re.compile(r'''[{}'"#\\]''')
+#: The tokens after a literal tokenized alone (``_formatted_tokens``).
+AFTER_LITERAL = frozenset({tokenize.NEWLINE, tokenize.NL, tokenize.ENDMARKER})
 #: The prefixes ``lexed_literals`` reads.
 KNOWN_PREFIXES = STR_PREFIXES | FORMATTED_PREFIXES
 FORMATTED_CHARS = frozenset('fFtT')
@@ -630,9 +638,39 @@ def lexed_literals(lines: list[str], rows: list[int]) -> list[tokenize.TokenInfo
     starts = [ends[row - 2] if row > 1 else 0 for row in rows]
     spans = [span for span in spans if _spans_row(span, starts, rows, ends)]
     tokens = _string_tokens(spans, text, 1, lines, rows)
-    if not FSTRING_IS_STRING and any(_formatted(tok[1]) for tok in tokens):
+    if FSTRING_IS_STRING or not any(_formatted(tok[1]) for tok in tokens):
+        return tokens
+    found: list[tokenize.TokenInfo] = []
+    for tok in tokens:
+        parts = _formatted_tokens(tok, lines) if _formatted(tok[1]) else [tok]
+        if parts is None:
+            return None
+        found.extend(parts)
+    return found
+
+
+def _formatted_tokens(tok: tokenize.TokenInfo, lines: list[str]) -> list[tokenize.TokenInfo] | None:
+    """The tokens the tokenizer gives an f- or t-string (3.12+: FSTRING_START,
+    MIDDLE, its fields' tokens, END), made from its text alone and placed
+    where it stands; None when it does not tokenize alone."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter('ignore')  # 3.12+'s tokenizer warns about the escapes
+            part = file_tokens([*tok[1].splitlines(True), '\n'])
+    except (tokenize.TokenError, SyntaxError):
         return None
-    return tokens
+    shift, col = tok[2][0] - 1, tok[2][1]
+    make = TokenInfo._make
+    found = []
+    for kind, text, (row, start_col), (end_row, end_col), _ in part:
+        if kind == ERRORTOKEN:
+            return None
+        if kind in AFTER_LITERAL:
+            break
+        found.append(make((kind, text, (row + shift, start_col + col if row == 1 else start_col),
+                           (end_row + shift, end_col + col if end_row == 1 else end_col),
+                           lines[row + shift - 1])))
+    return found
 
 
 def _formatted(literal: str) -> bool:

@@ -352,12 +352,14 @@ UNPARSED = {
     'raw.py': "import re\nx = re.sub(r'(a)\\d', r'\\1', s)  # it's '\\d'\n",
     'docstring.py': 'def f():\n    r"""\n    \'\\d\' here\n    """\n    return \'\\N{EM DASH}\'\n',
     'fstring.py': "x = f'{a}{b:>{w}}'\ny = '\\N{EM DASH}'\n",
+    'fstring_row.py': "x = f'{a}\\t{b:>{w}}\\u00e9'\ny = b'a'\n",  # on the row (3.12+: tokenized alone)
     # a syntax error flake8 reports only as E999: nothing with --select=ESC
     'broken.py': "x = '\\N{EM DASH}'\ndef f(:\n",
 }
 #: Files with a report, or a candidate only the AST can judge, beside them.
 PARSED = {
     'invalid.py': "x = '\\d'\n",
+    'fstring_invalid.py': "x = f'{a}\\d'\n",
     'regex.py': "import re\nx = re.sub('(a)', '\\1', s)\ny = '\\1'\n",
     'path.py': "x = open('C:\\new')\n",
     'broken_escape.py': "x = '\\d'\ndef f(:\n",  # parsed: E999, and nothing with --select=ESC
@@ -373,7 +375,7 @@ def test_files_read_without_the_ast_print_what_flake8_prints(tmp_path):
         assert check(tmp_path, '--isolated', *args, '.') == expected, args
     assert check(tmp_path, '--isolated', '--select=ESC', *UNPARSED) == (0, [])
     out = check(tmp_path, '--isolated', '--select=ESC', '.')[1]
-    assert {line.split(':')[0] for line in out} == {'./invalid.py', './regex.py', './path.py'}
+    assert {line.split(':')[0] for line in out} == {'./invalid.py', './fstring_invalid.py', './regex.py', './path.py'}
 
 
 def test_files_read_without_the_ast_are_not_parsed(tmp_path, monkeypatch):
