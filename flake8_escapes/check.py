@@ -272,7 +272,7 @@ def run(args: argparse.Namespace) -> int:
                 file_results, files, chunksize=max(1, len(files) // (jobs * 16))))
     else:
         results = [file_results(name) for name in files]
-    gc.unfreeze()  # a caller in the same process (a test) gets its collector back as it was
+    gc.unfreeze()  # back to the collector, for a caller in the same process (a test)
     results.sort(key=operator.itemgetter(0))
     try:
         shown = report(settings, results)

@@ -614,17 +614,18 @@ def _string_tokens(
 
 
 def lexed_literals(lines: list[str], rows: list[int]) -> list[tokenize.TokenInfo] | None:
-    """The STRING tokens of the literals that hold a backslash and span one
-    of ``rows`` (sorted), lexed without the AST: the text up to the end of
-    the last row is read as the tokenizer reads it (a ``#`` outside a literal
+    """The tokens of the literals that hold a backslash and span one of
+    ``rows`` (sorted), lexed without the AST: the text up to the end of the
+    last row is read as the tokenizer reads it (a ``#`` outside a literal
     starts a comment, a quote a literal, whose end ``STRING_LITERAL``'s rule
     finds; the name before a quote is its prefix if it is one, else a
-    keyword: ``return'a'``); None when that reading may not be the
+    keyword: ``return'a'``).  A STRING token each; on 3.12+ an f- or
+    t-string's own tokens, tokenized from its text alone
+    (``_formatted_tokens``).  None when that reading may not be the
     tokenizer's: a literal that does not end, an f- or t-string the rule may
-    end wrongly (3.12+: ``_fields_close``) or that holds a backslash on one
-    of ``rows`` (3.12+: its parts are other tokens), a lone ``\\r``.  For a
-    file that does not parse, the answer means nothing: ``check`` uses it
-    only where flake8 would show nothing for such a file.
+    end wrongly (3.12+: ``_fields_close``) or that does not tokenize alone,
+    a lone ``\\r``.  For a file that does not parse, the answer means
+    nothing: ``check`` asks only where flake8 would show nothing for such a file.
     """
     if not rows:
         return []
