@@ -152,6 +152,23 @@ USES = [
       for name in ('RotatingFileHandler', 'TimedRotatingFileHandler', 'WatchedFileHandler')),
     *((f'numpy.{name}', f"import numpy as np\nnp.{name}('C:\\new')\n")
       for name in ('load', 'save', 'savez', 'loadtxt', 'savetxt', 'genfromtxt', 'fromfile')),
+    # issue 22's imaging, ML, registry, browser, library and document APIs
+    *((f'cv2.{name}', f"import cv2\ncv2.{name}('C:\\new')\n")
+      for name in ('imread', 'imwrite', 'imreadmulti', 'VideoCapture', 'VideoWriter', 'CascadeClassifier')),
+    ('torch.save', "import torch\ntorch.save(model, 'C:\\new')\n"),
+    ('torch.load', "import torch\ntorch.load('C:\\new')\n"),
+    *((f'{module}.{name}', f"import {module}\n{module}.{name}(HKEY, 'C:\\new')\n")
+      for module in ('winreg', '_winreg') for name in (
+          'OpenKey', 'OpenKeyEx', 'CreateKey', 'CreateKeyEx', 'DeleteKey', 'DeleteKeyEx', 'QueryValue', 'SetValue')),
+    *((f'webbrowser.{name}', f"import webbrowser\nwebbrowser.{name}('C:\\new')\n")
+      for name in ('open', 'open_new', 'open_new_tab')),
+    *((f'ctypes.{name}', f"import ctypes\nctypes.{name}('C:\\new')\n")
+      for name in ('CDLL', 'WinDLL', 'OleDLL', 'PyDLL', 'cdll.LoadLibrary', 'windll.LoadLibrary')),
+    ('sqlite3.connect', "import sqlite3\nsqlite3.connect(database='C:\\new')\n"),
+    ('h5py.File', "import h5py\nh5py.File('C:\\new', 'r')\n"),
+    ('xlsxwriter.Workbook', "import xlsxwriter\nxlsxwriter.Workbook('C:\\new')\n"),
+    ('openpyxl.load_workbook', "from openpyxl import load_workbook\nload_workbook('C:\\new')\n"),
+    ('docx.Document', "from docx import Document\nDocument('C:\\new')\n"),
     # a literal added to a path: 'C:\\new' is not a file name, so '\\new.csv'
     *((name, f"import os, tempfile\np = {name}() + '\\new.csv'\n")
       for name in ('os.getcwd', 'os.getcwdb', 'tempfile.gettempdir', 'tempfile.mkdtemp')),
@@ -169,7 +186,7 @@ def test_path_function(entry, src):
 
 
 def test_every_path_table_entry_has_a_case():
-    rows = (*apis.PATH_FUNCTIONS, *apis.PATH_MODULES, *apis.PATH_ARGUMENTS, *apis.PATH_METHODS)
+    rows = apis.PATH_ROWS
     assert {row.role for row in rows} == {apis.PATH}
     entries = {row.name for row in rows} | apis.PATH_VALUE_FUNCTIONS
     assert {entry for entry, _ in USES} == entries

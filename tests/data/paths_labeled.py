@@ -169,6 +169,26 @@ import pandas as pd
 with open('\192.168.209.191\Data\Main.csv') as f:
     parts = pd.read_csv(f)
 #
+#: ESC501:3:27
+# from: issue 22's table (imaging / ML APIs; example written for the issue): OpenCV reads a tab
+import cv2
+image = cv2.imread("images\test.png")
+#: ESC501:3:16
+# from: issue 22's table (imaging / ML APIs): numpy saves to 'models<backspace>est.npy'
+import numpy as np
+np.save("models\best.npy", weights)
+#: ESC501:3:31
+# from: examples written for issue 22 (PyTorch checkpoints under a Windows folder)
+import torch
+torch.save(model, "checkpoints\net.pt")
+#: ESC501:3:29
+# from: examples written for issue 22 (a SQLite database beside the script)
+import sqlite3
+conn = sqlite3.connect("data\trades.db")
+#: ESC501:3:23
+# from: examples written for issue 22 (a native library loaded with ctypes)
+import ctypes
+lib = ctypes.CDLL("bin\native.dll")
 # --- clean look-alikes -----------------------------------------------------
 #: Okay
 # from: kouhan.cn article 00039995 (a raw path with %s)
@@ -305,3 +325,19 @@ result.append('\\' * len(bs_buf) * 2)
 #: Okay
 # from: python/cpython Lib/ntpath.py (normpath special prefixes)
 special_prefixes = ('\\\\.\\', '\\\\?\\')
+#: Okay
+# from: examples written for issue 22 (torch.save's first argument is the object, not the path)
+import torch
+torch.save({'log': 'epoch\tloss\n'}, path)
+#: Okay
+# from: examples written for issue 22 (a registry value's data is text, not a key)
+import winreg
+winreg.SetValueEx(key, 'Notes', 0, winreg.REG_SZ, 'line one\nline two')
+#: Okay
+# from: examples written for issue 22 (SQL text through a connection, not a path)
+import sqlite3
+sqlite3.connect(database).execute("INSERT INTO t VALUES ('a\tb')")
+#: Okay
+# from: examples written for issue 22 (text drawn on an image, not a path)
+import cv2
+cv2.putText(frame, 'fps\t%d' % fps, (10, 30), cv2.FONT_HERSHEY_SIMPLEX, 1, (0, 255, 0))
