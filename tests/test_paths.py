@@ -158,8 +158,8 @@ USES = [
     ('torch.save', "import torch\ntorch.save(model, 'C:\\new')\n"),
     ('torch.load', "import torch\ntorch.load('C:\\new')\n"),
     *((f'{module}.{name}', f"import {module}\n{module}.{name}(HKEY, 'C:\\new')\n")
-      for module in ('winreg', '_winreg') for name in (
-          'OpenKey', 'OpenKeyEx', 'CreateKey', 'CreateKeyEx', 'DeleteKey', 'DeleteKeyEx', 'QueryValue', 'SetValue')),
+      for module in ('winreg', '_winreg') for name in ('OpenKey', 'OpenKeyEx', 'CreateKey', 'CreateKeyEx',
+                                                       'DeleteKey', 'DeleteKeyEx', 'QueryValue', 'SetValue')),
     *((f'webbrowser.{name}', f"import webbrowser\nwebbrowser.{name}('C:\\new')\n")
       for name in ('open', 'open_new', 'open_new_tab')),
     *((f'ctypes.{name}', f"import ctypes\nctypes.{name}('C:\\new')\n")
