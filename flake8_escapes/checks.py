@@ -49,7 +49,7 @@ def all_reports(
     ``silenced``, if given, receives each ESC4xx, ESC5xx and ESC6xx candidate
     that a named exemption (``regex.EXEMPTIONS``, ``paths.EXEMPTIONS``, ...) kept quiet.
     """
-    judge = paths.PathJudge(tokens)
+    judge = paths.PathJudge(tokens, lines)
     pieces = Pieces(judge)
     found = list(literals.escapes(tokens, lines, pieces))
     at = {(item.line, item.col): item for item in found}
