@@ -261,13 +261,15 @@ LEXER_WORDS = frozenset({'pygments.lexer.words', 'words'})
 LEXER_WORDS_KEYWORDS = ('prefix', 'suffix')
 
 #: pathlib classes, after which ``/ 'name'`` is a path.
-_PATHLIB = tuple(f'pathlib.{name}' for name in ('Path', 'PurePath', 'PureWindowsPath', 'WindowsPath', 'PosixPath'))
+_PATHLIB = tuple(f'pathlib.{name}'
+                 for name in ('Path', 'PurePath', 'PureWindowsPath', 'WindowsPath', 'PosixPath'))
 #: Calls that make a pathlib object: a class, or its ``home()`` and ``cwd()``.
 PATHLIB_CLASSES = frozenset(
     (*_PATHLIB, *(f'{name}.{method}' for name in _PATHLIB for method in ('home', 'cwd'))))
 #: What a pathlib object gives that is a path again: ``.parent``, ``.resolve()``, ...
 PATHLIB_PATH_ATTRIBUTES = frozenset({'parent'})
-PATHLIB_PATH_METHODS = frozenset({'resolve', 'absolute', 'expanduser', 'with_name', 'with_suffix', 'joinpath'})
+PATHLIB_PATH_METHODS = frozenset({
+    'resolve', 'absolute', 'expanduser', 'with_name', 'with_suffix', 'joinpath'})
 #: Calls whose value is a path, so that a literal added to it is one:
 #: ``os.getcwd() + '\\results.csv'``.
 PATH_VALUE_FUNCTIONS = frozenset({

@@ -96,7 +96,7 @@ SINGLE_VALID = re.compile(r'(?<!\\)\\[abfnrtv]')
 #: joined by backslashes (``'Saved to C:\new\file.txt'``).  Only the escapes
 #: inside it are reported.
 IN_TEXT = re.compile(r"""(?:^|(?<=[\s(\[='"]))[A-Za-z]:\\{1,2}
-    (?:(?:[\w.$~-]+\\{1,2})+(?:[\w.$~-]*\.[A-Za-z][A-Za-z0-9]{0,3}|[\w$~-][\w.$~-]*[\w$~-])
+    (?:(?:[\w.$~-]{2,}\\{1,2})+(?:[\w.$~-]*\.[A-Za-z][A-Za-z0-9]{0,3}|[\w$~-][\w.$~-]*[\w$~-])
       | [\w$~-][\w.$~-]*\.[A-Za-z][A-Za-z0-9]{0,3})
     (?![\w.$~-]|\\[\w.$~-]{2})""", re.VERBOSE)
 #: **template-fields**: a ``%`` or ``{}`` field of a template, read as a name
@@ -306,7 +306,8 @@ def may_hold_path(line: str) -> bool:
     """
     return ('{' in line or '}' in line or PATH_START.search(line) is not None
             or ('.' in line and PATH_END.search(line) is not None)
-            or (':' in line and (LONG_DRIVE.search(line) is not None or DRIVE_IN_TEXT.search(line) is not None))
+            or (':' in line and (LONG_DRIVE.search(line) is not None
+                                 or DRIVE_IN_TEXT.search(line) is not None))
             or (DOUBLED_BEFORE_LETTER.search(line) is not None and SINGLE_VALID.search(line) is not None)
             or (NAME_ESCAPE_NAME.search(line) is not None and PATH_CUE.search(line) is not None))
 
@@ -319,6 +320,7 @@ def judge(text: str, active: frozenset[str], begin: int = 0, end: int | None = N
     """The verdict on a whole literal's text, ``text[begin:end]`` (an
     f-string's fields read as names).  ``active`` names the exemptions in force.
     """
+    end = len(text) if end is None else end
     kind, finder = find_path(text, begin, end)
     if not kind:
         kind, finder, text, begin, end = _found_in_text(text, begin, end)
@@ -326,7 +328,11 @@ def judge(text: str, active: frozenset[str], begin: int = 0, end: int | None = N
             return NOT_A_PATH  # most literals; an exemption only lowers a verdict
         if kind == PATH_IN_TEXT:
             return Verdict(kind, '', finder)  # judged escape by escape (``in_text_spans``)
-    text = text[begin:end]
+    return _lowered(text[begin:end], kind, finder, active)
+
+
+def _lowered(text: str, kind: str, finder: str, active: frozenset[str]) -> Verdict:
+    """The verdict on a path's text once the exemptions in ``active`` have had their say."""
     if TERMINATOR_NUL.name in active and TERMINATOR.search(text) is not None:
         text = TERMINATOR.sub('', text)
         kind = path_kind(text)
@@ -403,7 +409,8 @@ class PathJudge:
 
     def says_path(self, row: int) -> bool:
         """Does the row say path (``PATH_CUE``), as ``joined-names`` asks?"""
-        return self.lines is None or (0 < row <= len(self.lines) and PATH_CUE.search(self.lines[row - 1]) is not None)
+        lines = self.lines
+        return lines is None or (0 < row <= len(lines) and PATH_CUE.search(lines[row - 1]) is not None)
 
     def _verdict(self, piece: Piece) -> Verdict:
         if not piece.spans:
@@ -488,6 +495,25 @@ def is_terminator(found: Found) -> bool:
     return end == len(piece.text) and piece.lookahead != '{'  # the last piece of a 3.12+ f-string
 
 
+def _exemption_for(item: Found, roles: list[role_pass.Role], judged: PathJudge | None,
+                   active: frozenset[str]) -> str | None:
+    """The exemption that keeps a path's escape quiet, '' if none does, or None
+    when the escape is not in a path at all (around a path found in text,
+    or in names joined by an escape that are not used as a path)."""
+    line, col, escape, piece, kept = item
+    if kept == PATH_IN_TEXT:
+        return '' if _inside(escape, in_text_spans(piece.text)) else None
+    if TERMINATOR_NUL.name in active and is_terminator(item):
+        return TERMINATOR_NUL.name
+    used = kept == PATH_IF_USED and role_pass.role_at(roles, line, col, (role_pass.PATH,)) is not None
+    if kept == EXEMPT or (kept == PATH_IF_USED and not used):
+        verdict = judged.verdict(piece) if judged is not None else NOT_A_PATH
+        if verdict.finder == JOINED_NAMES_RULE.name and kept == PATH_IF_USED:
+            return None
+        return verdict.exemption or SHORT_PATH.name
+    return ''
+
+
 def reports(
     found: Iterable[Found],
     roles: list[role_pass.Role] | None = None,
@@ -506,17 +532,9 @@ def reports(
         line, col, escape, piece, kept = item
         if not kept or not is_path_hazard(escape):
             continue
-        exemption = ''
-        if kept == PATH_IN_TEXT and not _inside(escape, in_text_spans(piece.text)):
-            continue  # text around a path found in it
-        if TERMINATOR_NUL.name in active and is_terminator(item):
-            exemption = TERMINATOR_NUL.name
-        elif kept == EXEMPT or (kept == PATH_IF_USED
-                                and role_pass.role_at(roles or [], line, col, (role_pass.PATH,)) is None):
-            verdict = judged.verdict(piece) if judged is not None else NOT_A_PATH
-            if verdict.finder == JOINED_NAMES_RULE.name and kept == PATH_IF_USED:
-                continue  # names joined by an escape, not used as a path: not a path at all
-            exemption = verdict.exemption or SHORT_PATH.name
+        exemption = _exemption_for(item, roles or [], judged, active)
+        if exemption is None:
+            continue
         if exemption:
             if silenced is not None:
                 silenced.append(Silenced(line, col, rules.ESC501.code, escape.text, exemption))

@@ -219,7 +219,8 @@ def fields_of(tree: ast.AST) -> list[str]:
             found.append(ast.dump(node))
         elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod):
             found.append(ast.dump(node.right))
-        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == 'format':
+        elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+              and node.func.attr == 'format'):
             found.append(ast.dump(ast.Tuple(node.args, ast.Load())))
     return found
 
