@@ -76,6 +76,43 @@ def test_readme_lists_the_exemption_with_its_example(exemption):
     assert f'```python\n{exemption.example}```' in section
 
 
+# Each finding rule (issue 22): its README example is reported, and the report names the rule ------
+
+def found_by(src: str) -> set[str]:
+    """The finding rules of the ESC501 reports of ``src``."""
+    processor = processor_for(lines=io.StringIO(src, newline=None).readlines())
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore', SyntaxWarning)
+        warnings.simplefilter('ignore', DeprecationWarning)
+        tree, tokens = processor.build_ast(), processor.file_tokens
+    return {report.fields['finder'] for report in checks.all_reports(tree, tokens, processor.lines, ())
+            if report.code == 'ESC501'}
+
+
+@pytest.mark.parametrize('finder', paths.FINDERS, ids=lambda f: f.name)
+def test_finder_example_is_reported_and_named(finder):
+    assert found_by(finder.example) == {finder.name}
+
+
+@pytest.mark.parametrize('finder', paths.FINDERS, ids=lambda f: f.name)
+def test_readme_lists_the_finder_with_its_example(finder):
+    section = readme_section('ESC501').split('**Why is this bad?**', 1)[0]
+    assert f'**`{finder.name}`**: {finder.rule}' in section
+    assert f'```python\n{finder.example}```' in section
+
+
+@pytest.mark.parametrize('src', [
+    'print("Drive C:\\nFree space: %d" % free)\n',      # a drive, then a newline and text
+    'code = "class A:\\n\\tx = 1"\n',                    # code in a string: one-letter names
+    'row = "%s\\t%s" % (name, path)\n',                   # a template with no name of its own
+    'text = "first\\\\nsecond\\nthird"\n',                # a doubled escape shown as text: no letter after it
+    'x = "foo\\nbar"\nopen(x)\n',                        # joined names whose row does not say path
+    'import os\nos.write(fd, b"id\\tname")\n',           # bytes data, and a row that says no path
+])
+def test_finders_stay_quiet_on(src):
+    assert not found_by(src)
+
+
 # Hand-written: which exemption keeps each of the issue's look-alikes quiet.
 SILENCED = [
     ('s = s.rstrip(".\\u3002\\uff0e\\uff61")\n', 'spelled-character'),
