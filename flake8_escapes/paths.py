@@ -397,15 +397,28 @@ class PathJudge:
         self.lines = lines
         self.active = frozenset(exemption.name for exemption in EXEMPTIONS)
         self.verdicts: dict[literals.Position, Verdict] = {}   # piece start -> verdict
+        self.spans: dict[literals.Position, list[tuple[int, int]]] = {}  # piece start -> in_text_spans
+        self.judged: dict[literals.Position, Verdict] = {}   # piece start -> ``verdict``
 
     def __call__(self, piece: Piece) -> str:
         return self.verdict(piece).kind
 
     def verdict(self, piece: Piece) -> Verdict:
-        verdict = self._verdict(piece)
-        if verdict.finder == JOINED_NAMES_RULE.name and not self.says_path(piece.start[0]):
-            return NOT_A_PATH
+        """The verdict on the piece's literal, made once per piece (asked again per escape reported)."""
+        verdict = self.judged.get(piece.start)
+        if verdict is None:
+            verdict = self._verdict(piece)
+            if verdict.finder == JOINED_NAMES_RULE.name and not self.says_path(piece.start[0]):
+                verdict = NOT_A_PATH
+            self.judged[piece.start] = verdict
         return verdict
+
+    def in_text(self, piece: Piece) -> list[tuple[int, int]]:
+        """``in_text_spans`` of the piece, found once per piece (a literal may hold many escapes)."""
+        spans = self.spans.get(piece.start)
+        if spans is None:
+            spans = self.spans[piece.start] = in_text_spans(piece.text)
+        return spans
 
     def says_path(self, row: int) -> bool:
         """Does the row say path (``PATH_CUE``), as ``joined-names`` asks?"""
@@ -502,7 +515,8 @@ def _exemption_for(item: Found, roles: list[role_pass.Role], judged: PathJudge |
     or in names joined by an escape that are not used as a path)."""
     line, col, escape, piece, kept = item
     if kept == PATH_IN_TEXT:
-        return '' if _inside(escape, in_text_spans(piece.text)) else None
+        spans = judged.in_text(piece) if judged is not None else in_text_spans(piece.text)
+        return '' if _inside(escape, spans) else None
     if TERMINATOR_NUL.name in active and is_terminator(item):
         return TERMINATOR_NUL.name
     used = kept == PATH_IF_USED and role_pass.role_at(roles, line, col, (role_pass.PATH,)) is not None
