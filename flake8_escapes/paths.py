@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 import tokenize
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from operator import itemgetter
 from typing import Any, Iterable, Iterator, NamedTuple
 
@@ -488,7 +488,9 @@ def meaning(escape: escapes.Escape, is_bytes: bool = False) -> str:
 
 
 def _inside(escape: escapes.Escape, spans: list[tuple[int, int]]) -> bool:
-    return any(begin <= escape.offset < end for begin, end in spans)
+    """Is the escape inside one of ``spans`` (sorted, apart)?  A search, not a walk."""
+    at = bisect_right(spans, (escape.offset, 1 << 62)) - 1  # the last span starting at or before it
+    return at >= 0 and spans[at][0] <= escape.offset < spans[at][1]
 
 
 def is_path_hazard(escape: escapes.Escape) -> bool:
