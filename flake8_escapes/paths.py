@@ -95,10 +95,12 @@ SINGLE_VALID = re.compile(r'(?<!\\)\\[abfnrtv]')
 #: bracket or ``=``, then two or more names, or a name with an extension,
 #: joined by backslashes (``'Saved to C:\new\file.txt'``).  Only the escapes
 #: inside it are reported.
-IN_TEXT = re.compile(r"""(?:^|(?<=[\s(\[='"]))[A-Za-z]:\\{1,2}
-    (?:(?:[\w.$~-]{2,}\\{1,2})+(?:[\w.$~-]*\.[A-Za-z][A-Za-z0-9]{0,3}|[\w$~-][\w.$~-]*[\w$~-])
+IN_TEXT = re.compile(r"""(?:^|(?<=[\s(\[='"]))[A-Za-z]:\\(?!\\)
+    (?:(?:[\w.$~-]{2,}\\(?!\\))+(?:[\w.$~-]*\.[A-Za-z][A-Za-z0-9]{0,3}|[\w$~-][\w.$~-]*[\w$~-])
       | [\w$~-][\w.$~-]*\.[A-Za-z][A-Za-z0-9]{0,3})
     (?![\w.$~-]|\\[\w.$~-]{2})""", re.VERBOSE)
+#: The escapes ``anchored-in-text`` reports: a separator and a name's first letter.
+IN_TEXT_ESCAPES = frozenset(escapes.CONTROL_NAMES)
 #: **template-fields**: a ``%`` or ``{}`` field of a template, read as a name
 #: (``'%s\temp.txt' % root``), as an f-string's fields are.
 TEMPLATE_FIELD = re.compile(
@@ -206,8 +208,8 @@ class Finder(NamedTuple):
 WHOLE_PATH = ''   # the finder of a path ``WINDOWS_PATH`` or ``WEAK_WINDOWS_PATH`` reads whole
 TEMPLATE_FIELDS = Finder(
     'template-fields',
-    'The fields of a `%` or `.format` template (`%s`, `{}`, `{root}`) are read as names, as an f-string\'s '
-    'are, when the template keeps two letters of its own.',
+    'The fields of a `%` or `.format` template (`%s`, `{}`, `{root}`) are read as names (never as a '
+    'drive), as an f-string\'s are, when the template keeps two letters of its own.',
     'import os\nopen("%s\\temp.txt" % os.getcwd())\n',
 )
 DOUBLED_ELSEWHERE_RULE = Finder(
@@ -218,8 +220,9 @@ DOUBLED_ELSEWHERE_RULE = Finder(
 )
 IN_TEXT_RULE = Finder(
     'anchored-in-text',
-    'A drive in text (after a space, a quote, a bracket or `=`) followed by two names, or a name with '
-    'an extension, is a path: the escapes inside it are reported, not the rest of the text.',
+    'In a str literal, a drive in text (after a space, a quote, a bracket or `=`) followed by two names, '
+    'or a name with an extension, joined by single backslashes, is a path: its `\\n`, `\\t`, ... '
+    'escapes are reported, not the rest of the text.',
     'print("Saved to C:\\new\\file.txt")\n',
 )
 JOINED_NAMES_RULE = Finder(
@@ -276,17 +279,17 @@ def find_path(text: str, begin: int = 0, end: int | None = None) -> tuple[str, s
     return '', ''
 
 
-def _found_in_text(text: str, begin: int, end: int) -> tuple[str, str, str, int, int]:
+def _found_in_text(text: str, begin: int, end: int, is_bytes: bool) -> tuple[str, str, str, int, int]:
     """(kind, finder, text, begin, end) of a literal no whole-path form reads:
-    a template read with its fields as names, or a drive inside text."""
+    a template read with its fields as names, or a drive inside (str) text."""
     body = text[begin:end]
     if ('%' in body or '{' in body) and TWO_LETTERS.search(TEMPLATE_FIELD.sub('', body)) is not None:
-        read = TEMPLATE_FIELD.sub('X', body)
+        read = TEMPLATE_FIELD.sub('XX', body)  # a name, never a drive ('{}:\\n{}' is no path)
         if read != body:
             kind, finder = find_path(read)
             if kind:
                 return kind, finder or TEMPLATE_FIELDS.name, read, 0, len(read)
-    if ':' in body and IN_TEXT.search(body) is not None:
+    if ':' in body and not is_bytes and IN_TEXT.search(body) is not None:
         return PATH_IN_TEXT, IN_TEXT_RULE.name, text, begin, end
     return '', '', text, begin, end
 
@@ -316,14 +319,15 @@ def _spelled(match: re.Match[str]) -> str:
     return match[0] if match[0] == '\\\\' else 'x'
 
 
-def judge(text: str, active: frozenset[str], begin: int = 0, end: int | None = None) -> Verdict:
+def judge(text: str, active: frozenset[str], begin: int = 0, end: int | None = None,
+          is_bytes: bool = False) -> Verdict:
     """The verdict on a whole literal's text, ``text[begin:end]`` (an
     f-string's fields read as names).  ``active`` names the exemptions in force.
     """
     end = len(text) if end is None else end
     kind, finder = find_path(text, begin, end)
     if not kind:
-        kind, finder, text, begin, end = _found_in_text(text, begin, end)
+        kind, finder, text, begin, end = _found_in_text(text, begin, end, is_bytes)
         if not kind:
             return NOT_A_PATH  # most literals; an exemption only lowers a verdict
         if kind == PATH_IN_TEXT:
@@ -432,7 +436,7 @@ class PathJudge:
         if begin:  # a STRING token: its body starts after the prefix and quote
             if not F_OR_T.isdisjoint(piece.text[:begin]):  # a 3.10/3.11 f- or t-string
                 return judge(fstring_view(piece), self.active)
-            return judge(piece.text, self.active, begin, piece.spans[0][1])
+            return judge(piece.text, self.active, begin, piece.spans[0][1], piece.is_bytes)
         known = self.verdicts.get(piece.start)  # a 3.12+ MIDDLE piece (spans from 0)
         if known is not None:
             return known
@@ -517,6 +521,8 @@ def _exemption_for(item: Found, roles: list[role_pass.Role], judged: PathJudge |
     or in names joined by an escape that are not used as a path)."""
     line, col, escape, piece, kept = item
     if kept == PATH_IN_TEXT:
+        if escape.text not in IN_TEXT_ESCAPES:
+            return None  # a character spelled inside text, not a separator and a letter
         spans = judged.in_text(piece) if judged is not None else in_text_spans(piece.text)
         return '' if _inside(escape, spans) else None
     if TERMINATOR_NUL.name in active and is_terminator(item):
