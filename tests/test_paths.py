@@ -110,7 +110,7 @@ def test_readme_lists_the_finder_with_its_example(finder):
     'import os\nos.write(fd, b"id\\tname")\n',           # bytes data, and a row that says no path
     # shapes from the earlier surveys' first run (issue 22), each a false alarm then:
     "icon = b'MZ\\x90 C:\\x00ab\\x1dcd.txt'\n",           # a binary blob: bytes, hex escapes
-    'm = "C:\\\\Users\\\\me\\\\.ssh\\\\config.d\\\\dev1.local\\nSSH updated"\n',  # a doubled path, then a line
+    'm = "ok\\n> C:\\\\Users\\\\me\\\\.ssh\\\\dev1.local\\nSSH updated"\n',  # a doubled path, then a line
     'm = "{target}:\\n{tag}\\n... {count} more ...".format(**d)\n',  # a field before ':' is no drive
 ])
 def test_finders_stay_quiet_on(src):
