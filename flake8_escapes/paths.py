@@ -122,7 +122,7 @@ PATH_END = re.compile(r"""\.[A-Za-z][A-Za-z0-9]{0,3}['"]""")     # a file name's
 #: with ``PATH_CUE``; a template's field counts as a name).
 DRIVE_IN_TEXT = re.compile(r"""[\s(\[=][A-Za-z]:\\""")
 DOUBLED_BEFORE_LETTER = re.compile(r'(?<!\\)\\\\(?=[^\W\d_abfnrtvxuUN])')
-NAME_ESCAPE_NAME = re.compile(r'(?:[\w.$~-]{2}|%\w)\\[abfnrtv][\w.$~-]')
+NAME_ESCAPE_NAME = re.compile(r'(?:[\w.$~-]{2}|[%)]\w)\\[abfnrtv][\w.$~-]')
 
 
 #: Line ends spelled as text: a protocol line or a paragraph, not a path.
@@ -396,7 +396,7 @@ class PathJudge:
     on the whole f-string, read from the tokens, and given to each piece.
     """
 
-    def __init__(self, tokens: list[tokenize.TokenInfo], lines: list[str] | None = None) -> None:
+    def __init__(self, tokens: list[tokenize.TokenInfo], lines: list[str]) -> None:
         self.tokens = tokens
         self.lines = lines
         self.active = frozenset(exemption.name for exemption in EXEMPTIONS)
@@ -427,7 +427,7 @@ class PathJudge:
     def says_path(self, row: int) -> bool:
         """Does the row say path (``PATH_CUE``), as ``joined-names`` asks?"""
         lines = self.lines
-        return lines is None or (0 < row <= len(lines) and PATH_CUE.search(lines[row - 1]) is not None)
+        return 0 < row <= len(lines) and PATH_CUE.search(lines[row - 1]) is not None
 
     def _verdict(self, piece: Piece) -> Verdict:
         if not piece.spans:

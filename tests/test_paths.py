@@ -4,13 +4,14 @@ The rules for each shape are data cases in tests/data/paths.py.
 """
 from __future__ import annotations
 
+import ast
 import io
 import warnings
 
 import pytest
 
-from flake8_escapes import apis, checks, paths
-from helpers import labeled_score, processor_for, results
+from flake8_escapes import apis, checks, paths, source
+from helpers import data_cases, labeled_score, processor_for, results
 from test_docs import readme_section
 from test_flake8 import flake8
 
@@ -248,3 +249,22 @@ NOT_PATHS = [
 @pytest.mark.parametrize('src', NOT_PATHS)
 def test_other_arguments_are_not_paths(src):
     assert results(src) == set()
+
+
+@pytest.mark.parametrize('src', [
+    *(src for _, src, expected in data_cases('paths_labeled.py') if expected),
+    *(finder.example for finder in paths.FINDERS),
+    'import os\nos.makedirs("%(root)s\\new_run" % names)\n',       # a named field before the escape
+    'import os\nos.makedirs("%-8s\\new_run" % root)\n',
+    'import os\nos.makedirs("{0!r}\\new_run".format(root))\n',
+    'import os\nos.makedirs(f"{root!r:>{width}}\\new")\n',
+])
+def test_no_esc501_on_a_row_source_leaves_unread(src):
+    """``source.reportable_rows`` keeps every row an ESC501 report stands on (the finders' row hints)."""
+    lines = io.StringIO(src, newline=None).readlines()
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore', SyntaxWarning)
+        warnings.simplefilter('ignore', DeprecationWarning)
+        rows = set(source.reportable_rows(lines, source.Statements(ast.parse(src), len(lines))))
+    reported = {int(item.split(':')[0]) for item in results(src) if item.endswith('ESC501')}
+    assert reported <= rows, (src, reported, rows)
