@@ -48,7 +48,7 @@ class Scan(NamedTuple):
 
 
 def scan(tokens: list[tokenize.TokenInfo], lines: list[str]) -> Scan:
-    judge = paths.PathJudge(tokens)
+    judge = paths.PathJudge(tokens, lines)
     pieces = Pieces(judge)
     found = list(literals.escapes(tokens, lines, pieces))
     candidates = [item for item in found if regex.is_regex_candidate(item)]

@@ -215,8 +215,8 @@ def test_standard_library_statements_give_the_files_escapes():
         files += 1
         some = source.tokens_for(tree, lines)
         partial += 0 < len(some) < len(tokens)
-        found = list(literals.escapes(some, lines, paths.PathJudge(some)))
-        expected = list(literals.escapes(tokens, lines, paths.PathJudge(tokens)))
+        found = list(literals.escapes(some, lines, paths.PathJudge(some, lines)))
+        expected = list(literals.escapes(tokens, lines, paths.PathJudge(tokens, lines)))
         # Each escape found is the whole file's, at its place; none is missed but on a quiet row.
         assert set(found) <= set(expected), path
         quiet = set(source.backslash_rows(lines)) - set(source.reportable_rows(lines))
