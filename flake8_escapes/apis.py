@@ -168,6 +168,28 @@ PATH_ARGUMENTS = (
     *(Api(f'numpy.{name}', PATH, (0,), ('file', 'fname'))
       for name in ('load', 'save', 'savez', 'loadtxt', 'savetxt', 'genfromtxt', 'fromfile')),
 )
+#: More functions that take a path (or a registry key, a backslash path too) in one argument:
+#: OpenCV (https://docs.opencv.org/4.x/d4/da8/group__imgcodecs.html), PyTorch's save/load,
+#: winreg's key functions (https://docs.python.org/3/library/winreg.html; ``_winreg`` on Python 2),
+#: webbrowser, ctypes' libraries, sqlite3, h5py, xlsxwriter, openpyxl and python-docx.
+_WINREG_KEY_FUNCTIONS = ('OpenKey', 'OpenKeyEx', 'CreateKey', 'CreateKeyEx', 'DeleteKey', 'DeleteKeyEx',
+                         'QueryValue', 'SetValue')
+MORE_PATH_ARGUMENTS = (
+    *(Api(f'cv2.{name}', PATH, (0,), ('filename',))
+      for name in ('imread', 'imwrite', 'imreadmulti', 'VideoCapture', 'VideoWriter', 'CascadeClassifier')),
+    Api('torch.save', PATH, (1,), ('f',)),
+    Api('torch.load', PATH, (0,), ('f',)),
+    *(Api(f'{module}.{name}', PATH, (1,), ('sub_key',))
+      for module in ('winreg', '_winreg') for name in _WINREG_KEY_FUNCTIONS),
+    *(Api(f'webbrowser.{name}', PATH, (0,), ('url',)) for name in ('open', 'open_new', 'open_new_tab')),
+    *(Api(f'ctypes.{name}', PATH, (0,), ('name',)) for name in ('CDLL', 'WinDLL', 'OleDLL', 'PyDLL')),
+    *(Api(f'ctypes.{name}.LoadLibrary', PATH, (0,), ('name',)) for name in ('cdll', 'windll')),
+    Api('sqlite3.connect', PATH, (0,), ('database',)),
+    Api('h5py.File', PATH, (0,), ('name',)),
+    Api('xlsxwriter.Workbook', PATH, (0,), ('filename',)),
+    Api('openpyxl.load_workbook', PATH, (0,), ('filename',)),
+    Api('docx.Document', PATH, (0,), ('docx',)),
+)
 #: Methods that write a pandas object to a path, whatever the object's name
 #: (``df.to_csv('out.csv')``): the first argument, or its keyword.
 PATH_METHODS = tuple(
@@ -202,7 +224,7 @@ TEX_FUNCTIONS = (
 #: Every row the plugin knows, grouped by role.
 REGEX_ROWS = (*REGEX_FUNCTIONS, *OTHER_REGEX_FUNCTIONS, *REGEX_METHODS, *PATTERN_SUB_METHODS, *MATCH_EXPAND,
               *PANDAS_REGEX_METHODS, *PANDAS_REGEX_IF_ASKED, *PANDAS_FRAME_REGEX_IF_ASKED)
-PATH_ROWS = (*PATH_FUNCTIONS, *PATH_MODULES, *PATH_ARGUMENTS, *PATH_METHODS)
+PATH_ROWS = (*PATH_FUNCTIONS, *PATH_MODULES, *PATH_ARGUMENTS, *MORE_PATH_ARGUMENTS, *PATH_METHODS)
 TEX_ROWS = (*TEX_FUNCTIONS, *TEX_METHODS)
 ROWS = (*REGEX_ROWS, *PATH_ROWS, *TEX_ROWS)
 
@@ -239,8 +261,15 @@ LEXER_WORDS = frozenset({'pygments.lexer.words', 'words'})
 LEXER_WORDS_KEYWORDS = ('prefix', 'suffix')
 
 #: pathlib classes, after which ``/ 'name'`` is a path.
+_PATHLIB = tuple(f'pathlib.{name}'
+                 for name in ('Path', 'PurePath', 'PureWindowsPath', 'WindowsPath', 'PosixPath'))
+#: Calls that make a pathlib object: a class, or its ``home()`` and ``cwd()``.
 PATHLIB_CLASSES = frozenset(
-    f'pathlib.{name}' for name in ('Path', 'PurePath', 'PureWindowsPath', 'WindowsPath', 'PosixPath'))
+    (*_PATHLIB, *(f'{name}.{method}' for name in _PATHLIB for method in ('home', 'cwd'))))
+#: What a pathlib object gives that is a path again: ``.parent``, ``.resolve()``, ...
+PATHLIB_PATH_ATTRIBUTES = frozenset({'parent'})
+PATHLIB_PATH_METHODS = frozenset({
+    'resolve', 'absolute', 'expanduser', 'with_name', 'with_suffix', 'joinpath'})
 #: Calls whose value is a path, so that a literal added to it is one:
 #: ``os.getcwd() + '\\results.csv'``.
 PATH_VALUE_FUNCTIONS = frozenset({

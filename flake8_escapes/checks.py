@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import ast
 import tokenize
-from typing import Iterable, Iterator
+from typing import Iterable, Iterator, NamedTuple
 
 from flake8_escapes import apis, doctests, invalid, literals, paths, regex, roles, rules, tex
 
@@ -36,6 +36,41 @@ class Pieces:
         return self.judge(piece)
 
 
+class Scan(NamedTuple):
+    """What the tokens alone say of one file: its escapes, and those that need the AST."""
+
+    found: list[literals.Found]
+    judge: paths.PathJudge
+    pieces: Pieces
+    candidates: list[literals.Found]     # ESC4xx candidates: their roles decide
+    maybe_paths: list[literals.Found]    # ESC501 hazards of a literal that is a path if used as one
+    commands: list[tex.Candidate]        # ESC601 candidates
+
+
+def scan(tokens: list[tokenize.TokenInfo], lines: list[str]) -> Scan:
+    judge = paths.PathJudge(tokens, lines)
+    pieces = Pieces(judge)
+    found = list(literals.escapes(tokens, lines, pieces))
+    candidates = [item for item in found if regex.is_regex_candidate(item)]
+    maybe_paths = [item for item in found
+                   if item.kept == paths.PATH_IF_USED and paths.is_path_hazard(item.escape)]
+    commands = list(tex.candidates(pieces.tex)) if pieces.tex else []
+    return Scan(found, judge, pieces, candidates, maybe_paths, commands)
+
+
+def may_report(tokens: list[tokenize.TokenInfo], lines: list[str]) -> bool:
+    """Could ``all_reports`` report anything on ``tokens`` (and on any subset
+    of them: each literal is judged on its own)?  False only when no escape of
+    theirs is one a check looks at: no ESC3xx, no ESC501 from the text alone,
+    and no candidate whose role (ESC4xx, ESC501, ESC601) or docstring
+    (ESC602) only the AST could tell."""
+    found = scan(tokens, lines)
+    if found.candidates or found.maybe_paths or found.commands or found.pieces.doctest:
+        return True
+    return (next(invalid.reports(found.found), None) is not None
+            or next(paths.reports(found.found, None, found.judge), None) is not None)
+
+
 def all_reports(
     tree: ast.AST,
     tokens: list[tokenize.TokenInfo],
@@ -49,15 +84,9 @@ def all_reports(
     ``silenced``, if given, receives each ESC4xx, ESC5xx and ESC6xx candidate
     that a named exemption (``regex.EXEMPTIONS``, ``paths.EXEMPTIONS``, ...) kept quiet.
     """
-    judge = paths.PathJudge(tokens)
-    pieces = Pieces(judge)
-    found = list(literals.escapes(tokens, lines, pieces))
+    found, judge, pieces, candidates, maybe_paths, commands = scan(tokens, lines)
     at = {(item.line, item.col): item for item in found}
     reports: list[invalid.Finding] = list(invalid.reports(found))
-    candidates = [item for item in found if regex.is_regex_candidate(item)]
-    maybe_paths = [item for item in found
-                   if item.kept == paths.PATH_IF_USED and paths.is_path_hazard(item.escape)]
-    commands = list(tex.candidates(pieces.tex)) if pieces.tex else []
     used: list[roles.Role] = []
     if candidates or maybe_paths or commands:  # the AST pass only for files that need it
         # ESC601 asks the roles of its commands' literals (a TeX API, a discarded string)

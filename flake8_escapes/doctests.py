@@ -267,12 +267,20 @@ def exemption_for(candidate: Candidate) -> rules.Exemption | None:
     return SAME_VALUE if value.isprintable() else None
 
 
-#: What an escape that changes an example makes of it, by where it stands.
+#: What an escape that changes an example makes of it, by where it stands
+#: (``{char}``: the character, as ``character`` names it).
 MEANINGS = {
     (SOURCE, IN_STRING): 'a line break inside a string',
-    (SOURCE, IN_RAW_STRING): 'a control character in a raw string',
-    (OUTPUT, IN_STRING): 'a control character in the output',
+    (SOURCE, IN_RAW_STRING): '{char} in a raw string',
+    (OUTPUT, IN_STRING): '{char} in the output',
 }
+
+
+def character(value: str) -> str:
+    """How a message names the character an escape makes: a control character, or its code point."""
+    if len(value) == 1 and (ord(value) < 0x20 or 0x7f <= ord(value) < 0xa0):
+        return 'a control character'
+    return 'the character ' + ', '.join(f'U+{ord(c):04X}' for c in value)
 
 
 def in_docstring(piece: Piece, docstrings: list[tuple[int, int]]) -> bool:
@@ -300,8 +308,10 @@ def reports(
                     silenced.append(rules.Silenced(item.line, item.col, rules.ESC602.code,
                                                    item.escape.text, exemption.name))
                 continue
-            meaning = MEANINGS.get((candidate.line_kind, candidate.place), 'a control character in a string')
-            if escapes.value_of(item.escape) in LINE_BREAKS:
+            value = escapes.value_of(item.escape)
+            meaning = MEANINGS.get((candidate.line_kind, candidate.place), '{char} in a string')
+            meaning = meaning.format(char=character(value))
+            if value in LINE_BREAKS:
                 meaning = 'a line break inside a string'
             text = item.escape.text
             yield item.line, item.col, rules.ESC602, {

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 import tokenize
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from operator import itemgetter
 from typing import Any, Iterable, Iterator, NamedTuple
 
@@ -70,6 +70,44 @@ WEAK_WINDOWS_PATH = re.compile(
 #: A drive, a UNC start or a relative start: a path that does not rely on its names alone.
 ANCHORED = re.compile(rf'{_LONG}?[A-Za-z]:|\\\\|\.')
 
+# The finding rules of issue 22 (``FINDERS``): paths people write that the forms above miss.
+# Each pattern is matched against a literal's text as the source spells it.
+#: A name of two or more characters (spaces inside allowed: ``Program Files``);
+#: ``X`` is a replacement field read as a name.
+_NAME2 = r'(?:[\w.$~-]{2,}|[\w.$~-]+(?:\ [\w.$~-]+)+|X)'
+#: **joined-names**: names joined by backslashes (one or two, or a forward
+#: slash), a valid escape standing for one of them (``logs\training``).
+JOINED_NAMES = re.compile(rf'{_NAME2}(?:{_ANY_SEP}{_NAME2})*\\[abfnrtv][\w.$~-]+(?:{_ANY_SEP}{_NAME2})*')
+#: The row of a ``joined-names`` literal must say path: a path function,
+#: ``join``, ``/``, or a name with path, dir, file, folder or root in it.
+PATH_CUE = re.compile(r'(?i:path|dir|file|folder|root|open|join)|/|\b(?:' + '|'.join((
+    'imread', 'imwrite', 'VideoCapture', 'VideoWriter', 'torch', 'np', 'numpy', 'pd', 'sqlite3',
+    'h5py', 'winreg', '_winreg', 'ctypes', 'webbrowser', 'xlsxwriter', 'openpyxl', 'Document'))
+    + r')\b')
+#: **doubled-elsewhere**: names joined by one or two backslashes, from a UNC
+#: start written doubled (``\\\\server``) or a drive or none, where
+#: a separator written doubled stands before a letter that makes no escape
+#: (``\\public``): a single backslash before another name is a separator too.
+DOUBLED_ELSEWHERE = re.compile(rf'(?:\\{{4}}|[A-Za-z]:\\{{1,2}})?{_NAME2}(?:\\{{1,2}}{_NAME2})+')
+DOUBLED_SEPARATOR = re.compile(r'(?<!\\)\\\\(?=[^\W\d_abfnrtvxuUN])')
+SINGLE_VALID = re.compile(r'(?<!\\)\\[abfnrtv]')
+#: **anchored-in-text**: in text, a drive after the start, a space, a quote, a
+#: bracket or ``=``, then two or more names, or a name with an extension,
+#: joined by backslashes (``'Saved to C:\new\file.txt'``).  Only the escapes
+#: inside it are reported.
+IN_TEXT = re.compile(r"""(?:^|(?<=[\s(\[='"]))[A-Za-z]:\\(?!\\)
+    (?:(?:[\w.$~-]{2,}\\(?!\\))+(?:[\w.$~-]*\.[A-Za-z][A-Za-z0-9]{0,3}|[\w$~-][\w.$~-]*[\w$~-])
+      | [\w$~-][\w.$~-]*\.[A-Za-z][A-Za-z0-9]{0,3})
+    (?![\w.$~-]|\\[\w.$~-]{2})""", re.VERBOSE)
+#: The escapes ``anchored-in-text`` reports: a separator and a name's first letter.
+IN_TEXT_ESCAPES = frozenset(escapes.CONTROL_NAMES)
+#: **template-fields**: a ``%`` or ``{}`` field of a template, read as a name
+#: (``'%s\temp.txt' % root``), as an f-string's fields are.
+TEMPLATE_FIELD = re.compile(
+    r'%(?:\(\w*\))?[-+ #0]*\d*(?:\.\d+)?[sdrifFeEgGxXoc]|\{[\w.\[\]]*(?:![rsa])?(?::[\w.<>^=+ -]*)?\}')
+#: Two letters in a row: a template must keep a name of its own once its fields are gone.
+TWO_LETTERS = re.compile(r'[^\W\d_]{2}')
+
 #: Where a path's text shows on its row of source: every form above starts
 #: right after its opening quote with a drive (or the long-path prefix
 #: before one), two backslashes, or one or two dots and a separator, or ends
@@ -78,6 +116,13 @@ ANCHORED = re.compile(rf'{_LONG}?[A-Za-z]:|\\\\|\.')
 PATH_START = re.compile(r"""['"](?:[A-Za-z]:|\\\\|\.{1,2}[\\/])""")  # a drive, a UNC start, a relative start
 LONG_DRIVE = re.compile(r"""[?.]\\{1,2}[A-Za-z]:""")           # a drive after a long-path prefix
 PATH_END = re.compile(r"""\.[A-Za-z][A-Za-z0-9]{0,3}['"]""")     # a file name's extension at the end
+#: ... and what the finders of issue 22 need on the row: a drive inside text
+#: (``anchored-in-text``), a separator written doubled before a letter
+#: (``doubled-elsewhere``), a valid escape between two names (``joined-names``,
+#: with ``PATH_CUE``; a template's field counts as a name).
+DRIVE_IN_TEXT = re.compile(r"""[\s(\[=][A-Za-z]:\\""")
+DOUBLED_BEFORE_LETTER = re.compile(r'(?<!\\)\\\\(?=[^\W\d_abfnrtvxuUN])')
+NAME_ESCAPE_NAME = re.compile(r'(?:[\w.$~-]{2}|[%)]\w)\\[abfnrtv][\w.$~-]')
 
 
 #: Line ends spelled as text: a protocol line or a paragraph, not a path.
@@ -104,6 +149,8 @@ PATH_HAZARDS = frozenset({
 PATH_BY_TEXT = 'text'
 PATH_IF_USED = 'if used'
 EXEMPT = 'exempt'
+#: A path inside text (``anchored-in-text``): only the escapes inside it are reported.
+PATH_IN_TEXT = 'in text'
 
 _ESC501 = (rules.ESC501.code,)
 CHARACTER = rules.Exemption(
@@ -149,11 +196,53 @@ EXEMPTIONS: tuple[rules.Exemption, ...] = (
 )
 
 
-class Verdict(NamedTuple):
-    """What a literal is, and the exemption that lowered it, if one did."""
+class Finder(NamedTuple):
+    """A named rule that finds a path the whole-path forms miss (issue 22): one
+    sentence and the README example it reports (``example`` gets ESC501)."""
 
-    kind: str             # PATH_BY_TEXT, PATH_IF_USED, EXEMPT or ''
+    name: str
+    rule: str
+    example: str
+
+
+WHOLE_PATH = ''   # the finder of a path ``WINDOWS_PATH`` or ``WEAK_WINDOWS_PATH`` reads whole
+TEMPLATE_FIELDS = Finder(
+    'template-fields',
+    'The fields of a `%` or `.format` template (`%s`, `{}`, `{root}`) are read as names (never as a '
+    'drive), as an f-string\'s are, when the template keeps two letters of its own.',
+    'import os\nopen("%s\\temp.txt" % os.getcwd())\n',
+)
+DOUBLED_ELSEWHERE_RULE = Finder(
+    'doubled-elsewhere',
+    'Names joined by backslashes, one of them written doubled before a letter that makes no escape '
+    '(`\\\\public`), are a path: a single backslash before another name is a separator too.',
+    'share = "\\\\\\\\fileserver\\\\public\\new"\n',
+)
+IN_TEXT_RULE = Finder(
+    'anchored-in-text',
+    'In a str literal, a drive in text (after a space, a quote, a bracket or `=`) followed by two names, '
+    'or a name with an extension, joined by single backslashes, is a path: its `\\n`, `\\t`, ... '
+    'escapes are reported, not the rest of the text.',
+    'print("Saved to C:\\new\\file.txt")\n',
+)
+JOINED_NAMES_RULE = Finder(
+    'joined-names',
+    'Names of two or more characters joined by backslashes, a valid escape among them, are a path '
+    'where they are used as one (passed to a path function, joined, after `/`, bound to a name passed '
+    'there) and the row also says path (a path function, `join`, `/`, or a name with path, dir, file, '
+    'folder or root in it).',
+    'import os\nLOG_DIR = "logs\\training"\nos.makedirs(LOG_DIR)\n',
+)
+#: Every finding rule, in the order they are tried.
+FINDERS: tuple[Finder, ...] = (TEMPLATE_FIELDS, DOUBLED_ELSEWHERE_RULE, IN_TEXT_RULE, JOINED_NAMES_RULE)
+
+
+class Verdict(NamedTuple):
+    """What a literal is, the exemption that lowered it, if one did, and the finder that found it."""
+
+    kind: str             # PATH_BY_TEXT, PATH_IF_USED, PATH_IN_TEXT, EXEMPT or ''
     exemption: str = ''   # the name of the exemption that made it EXEMPT or PATH_IF_USED
+    finder: str = WHOLE_PATH
 
 
 Silenced = rules.Silenced
@@ -167,13 +256,47 @@ START = itemgetter(2)
 
 def path_kind(text: str, begin: int = 0, end: int | None = None) -> str:
     """PATH_BY_TEXT, PATH_IF_USED or '' for a literal's text (``text[begin:end]``)
-    as the source spells it."""
+    as the source spells it: a whole path, or one the names-only finders find."""
+    return find_path(text, begin, end)[0]
+
+
+def find_path(text: str, begin: int = 0, end: int | None = None) -> tuple[str, str]:
+    """(kind, finder) for a literal's text: a whole path (``WINDOWS_PATH``,
+    ``WEAK_WINDOWS_PATH``), else ``doubled-elsewhere`` or ``joined-names``."""
     end = len(text) if end is None else end
     if WINDOWS_PATH.fullmatch(text, begin, end) is not None:
-        return PATH_BY_TEXT
+        return PATH_BY_TEXT, WHOLE_PATH
     if WEAK_WINDOWS_PATH.fullmatch(text, begin, end) is not None:
-        return PATH_IF_USED
-    return ''
+        return PATH_IF_USED, WHOLE_PATH
+    if '\\' not in text:
+        return '', ''
+    if (DOUBLED_ELSEWHERE.fullmatch(text, begin, end) is not None
+            and DOUBLED_SEPARATOR.search(text, begin, end) is not None
+            and SINGLE_VALID.search(text, begin, end) is not None):
+        return PATH_BY_TEXT, DOUBLED_ELSEWHERE_RULE.name
+    if JOINED_NAMES.fullmatch(text, begin, end) is not None:
+        return PATH_IF_USED, JOINED_NAMES_RULE.name
+    return '', ''
+
+
+def _found_in_text(text: str, begin: int, end: int, is_bytes: bool) -> tuple[str, str, str, int, int]:
+    """(kind, finder, text, begin, end) of a literal no whole-path form reads:
+    a template read with its fields as names, or a drive inside (str) text."""
+    body = text[begin:end]
+    if ('%' in body or '{' in body) and TWO_LETTERS.search(TEMPLATE_FIELD.sub('', body)) is not None:
+        read = TEMPLATE_FIELD.sub('XX', body)  # a name, never a drive ('{}:\\n{}' is no path)
+        if read != body:
+            kind, finder = find_path(read)
+            if kind:
+                return kind, finder or TEMPLATE_FIELDS.name, read, 0, len(read)
+    if ':' in body and not is_bytes and IN_TEXT.search(body) is not None:
+        return PATH_IN_TEXT, IN_TEXT_RULE.name, text, begin, end
+    return '', '', text, begin, end
+
+
+def in_text_spans(text: str) -> list[tuple[int, int]]:
+    """Where ``anchored-in-text`` finds a path in a literal's text (offsets in ``text``)."""
+    return [match.span() for match in IN_TEXT.finditer(text)]
 
 
 def may_hold_path(line: str) -> bool:
@@ -186,42 +309,55 @@ def may_hold_path(line: str) -> bool:
     """
     return ('{' in line or '}' in line or PATH_START.search(line) is not None
             or ('.' in line and PATH_END.search(line) is not None)
-            or (':' in line and LONG_DRIVE.search(line) is not None))
+            or (':' in line and (LONG_DRIVE.search(line) is not None
+                                 or DRIVE_IN_TEXT.search(line) is not None))
+            or (DOUBLED_BEFORE_LETTER.search(line) is not None and SINGLE_VALID.search(line) is not None)
+            or (NAME_ESCAPE_NAME.search(line) is not None and PATH_CUE.search(line) is not None))
 
 
 def _spelled(match: re.Match[str]) -> str:
     return match[0] if match[0] == '\\\\' else 'x'
 
 
-def judge(text: str, active: frozenset[str], begin: int = 0, end: int | None = None) -> Verdict:
+def judge(text: str, active: frozenset[str], begin: int = 0, end: int | None = None,
+          is_bytes: bool = False) -> Verdict:
     """The verdict on a whole literal's text, ``text[begin:end]`` (an
     f-string's fields read as names).  ``active`` names the exemptions in force.
     """
-    kind = path_kind(text, begin, end)
+    end = len(text) if end is None else end
+    kind, finder = find_path(text, begin, end)
     if not kind:
-        return NOT_A_PATH  # most literals; an exemption only lowers a verdict
-    text = text[begin:end]
+        kind, finder, text, begin, end = _found_in_text(text, begin, end, is_bytes)
+        if not kind:
+            return NOT_A_PATH  # most literals; an exemption only lowers a verdict
+        if kind == PATH_IN_TEXT:
+            return Verdict(kind, '', finder)  # judged escape by escape (``in_text_spans``)
+    return _lowered(text[begin:end], kind, finder, active)
+
+
+def _lowered(text: str, kind: str, finder: str, active: frozenset[str]) -> Verdict:
+    """The verdict on a path's text once the exemptions in ``active`` have had their say."""
     if TERMINATOR_NUL.name in active and TERMINATOR.search(text) is not None:
         text = TERMINATOR.sub('', text)
         kind = path_kind(text)
         if not kind:
-            return Verdict(EXEMPT, TERMINATOR_NUL.name)
+            return Verdict(EXEMPT, TERMINATOR_NUL.name, finder)
     read = CHARACTER_ESCAPE.sub(_spelled, text) if CHARACTER.name in active else text
     if read != text:
         text = read
         kind = path_kind(text)
         if not kind:
-            return Verdict(EXEMPT, CHARACTER.name)
+            return Verdict(EXEMPT, CHARACTER.name, finder)
         if ESCAPED_PATH.name in active and '\\' not in text.replace('\\\\', ''):
-            return Verdict(EXEMPT, ESCAPED_PATH.name)  # no single backslash left
+            return Verdict(EXEMPT, ESCAPED_PATH.name, finder)  # no single backslash left
     if LINE_END_TEXT.name in active and LINE_ENDS.search(text) is not None:
-        return Verdict(EXEMPT, LINE_END_TEXT.name)
+        return Verdict(EXEMPT, LINE_END_TEXT.name, finder)
     if (kind == PATH_BY_TEXT and WHITESPACE_TEXT.name in active
             and ONLY_WHITESPACE.fullmatch(text) is not None and ANCHORED.match(text) is None):
-        return Verdict(PATH_IF_USED, WHITESPACE_TEXT.name)
-    if kind == PATH_IF_USED and SHORT_PATH.name not in active:
+        return Verdict(PATH_IF_USED, WHITESPACE_TEXT.name, finder)
+    if kind == PATH_IF_USED and SHORT_PATH.name not in active and finder == WHOLE_PATH:
         kind = PATH_BY_TEXT
-    return Verdict(kind)
+    return Verdict(kind, '', finder)
 
 
 def fstring_view(piece: Piece) -> str:
@@ -260,22 +396,47 @@ class PathJudge:
     on the whole f-string, read from the tokens, and given to each piece.
     """
 
-    def __init__(self, tokens: list[tokenize.TokenInfo]) -> None:
+    def __init__(self, tokens: list[tokenize.TokenInfo], lines: list[str]) -> None:
         self.tokens = tokens
+        self.lines = lines
         self.active = frozenset(exemption.name for exemption in EXEMPTIONS)
         self.verdicts: dict[literals.Position, Verdict] = {}   # piece start -> verdict
+        self.spans: dict[literals.Position, list[tuple[int, int]]] = {}  # piece start -> in_text_spans
+        self.judged: dict[literals.Position, Verdict] = {}   # piece start -> ``verdict``
 
     def __call__(self, piece: Piece) -> str:
         return self.verdict(piece).kind
 
     def verdict(self, piece: Piece) -> Verdict:
+        """The verdict on the piece's literal, made once per piece (asked again per escape reported)."""
+        verdict = self.judged.get(piece.start)
+        if verdict is None:
+            verdict = self._verdict(piece)
+            if verdict.finder == JOINED_NAMES_RULE.name and not self.says_path(piece.start[0]):
+                verdict = NOT_A_PATH
+            self.judged[piece.start] = verdict
+        return verdict
+
+    def in_text(self, piece: Piece) -> list[tuple[int, int]]:
+        """``in_text_spans`` of the piece, found once per piece (a literal may hold many escapes)."""
+        spans = self.spans.get(piece.start)
+        if spans is None:
+            spans = self.spans[piece.start] = in_text_spans(piece.text)
+        return spans
+
+    def says_path(self, row: int) -> bool:
+        """Does the row say path (``PATH_CUE``), as ``joined-names`` asks?"""
+        lines = self.lines
+        return 0 < row <= len(lines) and PATH_CUE.search(lines[row - 1]) is not None
+
+    def _verdict(self, piece: Piece) -> Verdict:
         if not piece.spans:
             return NOT_A_PATH
         begin = piece.spans[0][0]
         if begin:  # a STRING token: its body starts after the prefix and quote
             if not F_OR_T.isdisjoint(piece.text[:begin]):  # a 3.10/3.11 f- or t-string
                 return judge(fstring_view(piece), self.active)
-            return judge(piece.text, self.active, begin, piece.spans[0][1])
+            return judge(piece.text, self.active, begin, piece.spans[0][1], piece.is_bytes)
         known = self.verdicts.get(piece.start)  # a 3.12+ MIDDLE piece (spans from 0)
         if known is not None:
             return known
@@ -330,6 +491,12 @@ def meaning(escape: escapes.Escape, is_bytes: bool = False) -> str:
     return f'the character U+{ord(escapes.value_of(escape)):04X}'
 
 
+def _inside(escape: escapes.Escape, spans: list[tuple[int, int]]) -> bool:
+    """Is the escape inside one of ``spans`` (sorted, apart)?  A search, not a walk."""
+    at = bisect_right(spans, (escape.offset, 1 << 62)) - 1  # the last span starting at or before it
+    return at >= 0 and spans[at][0] <= escape.offset < spans[at][1]
+
+
 def is_path_hazard(escape: escapes.Escape) -> bool:
     return escape.text in ESCAPE_MEANINGS or escape.kind in PATH_HAZARDS
 
@@ -345,6 +512,28 @@ def is_terminator(found: Found) -> bool:
     if piece.spans[0][0]:  # a STRING token (see PathJudge.verdict): the end of its body
         return end == literals.split_prefix(piece.text)[2]
     return end == len(piece.text) and piece.lookahead != '{'  # the last piece of a 3.12+ f-string
+
+
+def _exemption_for(item: Found, roles: list[role_pass.Role], judged: PathJudge | None,
+                   active: frozenset[str]) -> str | None:
+    """The exemption that keeps a path's escape quiet, '' if none does, or None
+    when the escape is not in a path at all (around a path found in text,
+    or in names joined by an escape that are not used as a path)."""
+    line, col, escape, piece, kept = item
+    if kept == PATH_IN_TEXT:
+        if escape.text not in IN_TEXT_ESCAPES:
+            return None  # a character spelled inside text, not a separator and a letter
+        spans = judged.in_text(piece) if judged is not None else in_text_spans(piece.text)
+        return '' if _inside(escape, spans) else None
+    if TERMINATOR_NUL.name in active and is_terminator(item):
+        return TERMINATOR_NUL.name
+    used = kept == PATH_IF_USED and role_pass.role_at(roles, line, col, (role_pass.PATH,)) is not None
+    if kept == EXEMPT or (kept == PATH_IF_USED and not used):
+        verdict = judged.verdict(piece) if judged is not None else NOT_A_PATH
+        if verdict.finder == JOINED_NAMES_RULE.name and kept == PATH_IF_USED:
+            return None
+        return verdict.exemption or SHORT_PATH.name
+    return ''
 
 
 def reports(
@@ -365,15 +554,13 @@ def reports(
         line, col, escape, piece, kept = item
         if not kept or not is_path_hazard(escape):
             continue
-        exemption = ''
-        if TERMINATOR_NUL.name in active and is_terminator(item):
-            exemption = TERMINATOR_NUL.name
-        elif kept == EXEMPT or (kept == PATH_IF_USED
-                                and role_pass.role_at(roles or [], line, col, (role_pass.PATH,)) is None):
-            verdict = judged.verdict(piece) if judged is not None else NOT_A_PATH
-            exemption = verdict.exemption or SHORT_PATH.name
+        exemption = _exemption_for(item, roles or [], judged, active)
+        if exemption is None:
+            continue
         if exemption:
             if silenced is not None:
                 silenced.append(Silenced(line, col, rules.ESC501.code, escape.text, exemption))
             continue
-        yield line, col, rules.ESC501, {'escape': escape.text, 'meaning': meaning(escape, piece.is_bytes)}
+        finder = judged.verdict(piece).finder if judged is not None else WHOLE_PATH
+        yield line, col, rules.ESC501, {'escape': escape.text, 'meaning': meaning(escape, piece.is_bytes),
+                                        'finder': finder or 'whole-path'}

@@ -135,8 +135,18 @@ class Values:
         return found
 
     def is_pathlib(self, node: ast.expr) -> bool:
-        while isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div):  # a loop, not recursion
-            node = node.left
+        """A pathlib object: a class called (``Path(...)``, ``Path.home()``), then
+        ``/``, ``.parent`` or a method that returns a path (``.resolve()``)."""
+        while True:  # a loop, not recursion
+            if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div):
+                node = node.left
+            elif isinstance(node, ast.Attribute) and node.attr in apis.PATHLIB_PATH_ATTRIBUTES:
+                node = node.value
+            elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                  and node.func.attr in apis.PATHLIB_PATH_METHODS):
+                node = node.func.value
+            else:
+                break
         return isinstance(node, ast.Call) and self.names.qualified(node.func) in apis.PATHLIB_CLASSES
 
 

@@ -31,14 +31,20 @@ literal and be reported, in four steps, each cheaper than the next:
    (the AST does not place their parts), or that shares a row with another's
    quote, is tokenized, on its own (``statement_spans``, ``span_tokens``); the
    whole file when a statement does not tokenize alone.
+
+``check`` (not the plugin: flake8 has parsed the file already) goes one step
+before the AST: ``lexed_literals`` reads the literals on the reportable rows
+from the text alone, and a file whose literals there hold no escape a check
+looks at (``checks.may_report``) is not parsed at all.
 """
 from __future__ import annotations
 
 import ast
 import re
 import tokenize
+import warnings
 from bisect import bisect_left, bisect_right
-from itertools import compress, count, repeat
+from itertools import accumulate, compress, count, repeat
 from operator import attrgetter, contains
 from typing import Iterable, cast
 
@@ -73,6 +79,32 @@ STR_PREFIXES = frozenset({'', 'r', 'u', 'b', 'br', 'rb'})
 QUOTE_OR_HASH = re.compile('[\'"#]')
 #: A doctest prompt, anywhere on a row (``_in_examples``).
 PROMPT = re.compile('>>>')
+#: The body of a literal from its opening quote, by the same rule as ``STRING_LITERAL``'s.
+LITERAL_BODY = re.compile(STRING_LITERAL.pattern.replace('[rRbBuU]{0,2}', '', 1), re.DOTALL | re.VERBOSE)
+#: The prefixes of an f-string, and of a t-string where the tokenizer knows them (3.14).
+FORMATTED_PREFIXES = frozenset(
+    {'f', 'fr', 'rf'} | ({'t', 'tr', 'rt'} if hasattr(tokenize, 'TSTRING_START') else set()))
+#: Does the tokenizer read an f-string as one STRING token (3.10, 3.11), by the
+#: rule of ``STRING_LITERAL``?  From 3.12 (PEP 701) a replacement field may hold
+#: the f-string's own quote, so the rule holds only for fields without quotes.
+FSTRING_IS_STRING = not hasattr(tokenize, 'FSTRING_START')
+#: Code, comments and one-line literals without a backslash that are not
+#: f- or t-strings (the tokenizer reads them as this does, on every
+#: Python), skipped in C; then the text ``_lexed_spans`` looks at (group 1):
+#: a literal from its opening quote (``LITERAL_BODY``), a quote that opens
+#: none, a backslash outside a literal, or nothing at the end of the text.
+LEXEME = re.compile(r"""(?:[^'"\#\\]+|\#[^\n]*
+      |(?<![fFtT])(?<![fFtT][rR])(?:'(?!'')[^'\\\n]*'|"(?!"")[^"\\\n]*"))*
+    (""" + LITERAL_BODY.pattern + r"""|['"]|\\)?""", re.DOTALL | re.VERBOSE)
+#: The characters a literal's prefix may end with.
+PREFIX_ENDS = 'rRbBuUfFtT'
+#: What a replacement field's depth is counted from in ``_fields_close``.
+FIELD_MARKS = re.compile(r'''[{}'"#\\]''')
+#: The tokens after a literal tokenized alone (``_formatted_tokens``).
+AFTER_LITERAL = frozenset({tokenize.NEWLINE, tokenize.NL, tokenize.ENDMARKER})
+#: The prefixes ``lexed_literals`` reads.
+KNOWN_PREFIXES = STR_PREFIXES | FORMATTED_PREFIXES
+FORMATTED_CHARS = frozenset('fFtT')
 #: What may stand between the parts of an implicitly concatenated literal.
 BETWEEN = re.compile(r'(?:[ \t\f]+|\\\r?\n|\r?\n|\#[^\r\n]*)*')
 
@@ -610,6 +642,148 @@ def _string_tokens(
                 continue
         tokens.append(make((STRING, text[begin:stop], start, end, lines[start[0] - 1])))
     return tokens
+
+
+def lexed_literals(lines: list[str], rows: list[int]) -> list[tokenize.TokenInfo] | None:
+    """The tokens of the literals that hold a backslash and span one of
+    ``rows`` (sorted), lexed without the AST: the text up to the end of the
+    last row is read as the tokenizer reads it (a ``#`` outside a literal
+    starts a comment, a quote a literal, whose end ``STRING_LITERAL``'s rule
+    finds; the name before a quote is its prefix if it is one, else a
+    keyword: ``return'a'``).  A STRING token each; on 3.12+ an f- or
+    t-string's own tokens, tokenized from its text alone
+    (``_formatted_tokens``).  None when that reading may not be the
+    tokenizer's: a literal that does not end, an f- or t-string the rule may
+    end wrongly (3.12+: ``_fields_close``) or that does not tokenize alone,
+    a lone ``\\r``.  For a file that does not parse, the answer means
+    nothing: ``check`` asks only where flake8 would show nothing for such a file.
+    """
+    if not rows:
+        return []
+    text = ''.join(lines)
+    if '\r' in text:
+        return None  # a lone CR ends a row for the tokenizer, not for ``lines``
+    ends = list(accumulate(map(len, lines)))  # the offset just after each row
+    spans = _lexed_spans(text, ends[rows[-1] - 1])
+    if spans is None:
+        return None
+    starts = [ends[row - 2] if row > 1 else 0 for row in rows]
+    spans = [span for span in spans if _spans_row(span, starts, rows, ends)]
+    tokens = _string_tokens(spans, text, 1, lines, rows)
+    if FSTRING_IS_STRING or not any(_formatted(tok[1]) for tok in tokens):
+        return tokens
+    found: list[tokenize.TokenInfo] = []
+    for tok in tokens:
+        parts = _formatted_tokens(tok, lines) if _formatted(tok[1]) else [tok]
+        if parts is None:
+            return None
+        found.extend(parts)
+    return found
+
+
+def _formatted_tokens(tok: tokenize.TokenInfo, lines: list[str]) -> list[tokenize.TokenInfo] | None:
+    """The tokens the tokenizer gives an f- or t-string (3.12+: FSTRING_START,
+    MIDDLE, its fields' tokens, END), made from its text alone and placed
+    where it stands; None when it does not tokenize alone."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter('ignore')  # 3.12+'s tokenizer warns about the escapes
+            part = file_tokens([*tok[1].splitlines(True), '\n'])
+    except (tokenize.TokenError, SyntaxError):
+        return None
+    shift, col = tok[2][0] - 1, tok[2][1]
+    make = TokenInfo._make
+    found = []
+    for kind, text, (row, start_col), (end_row, end_col), _ in part:
+        if kind == ERRORTOKEN:
+            return None
+        if kind in AFTER_LITERAL:
+            break
+        found.append(make((kind, text, (row + shift, start_col + col if row == 1 else start_col),
+                           (end_row + shift, end_col + col if end_row == 1 else end_col),
+                           lines[row + shift - 1])))
+    return found
+
+
+def _formatted(literal: str) -> bool:
+    """Is this literal (its prefix first) an f- or t-string?"""
+    return not FORMATTED_CHARS.isdisjoint(literal[:literal.find(literal[-1])])
+
+
+def _lexed_spans(text: str, end: int) -> list[tuple[int, int]] | None:
+    """The spans of the literals of ``text`` that start before ``end`` and
+    hold a backslash, read as ``lexed_literals`` says; None when unsure."""
+    spans = []
+    for lexeme in LEXEME.finditer(text):
+        at, stop = lexeme.span(1)
+        if not 0 <= at < end:
+            break  # the end of the text, or past the rows
+        if stop - at == 1:
+            if text[at] == '\\':
+                continue  # a line continuation
+            return None  # a quote that opens no literal the rule ends
+        begin = _prefix_start(text, at) if text[at - 1:at] in PREFIX_ENDS else at
+        if (not FSTRING_IS_STRING and begin != at and text[begin:at].lower() in FORMATTED_PREFIXES
+                and not _fields_close(text, at, stop)):
+            return None
+        if text.find('\\', at, stop) != -1:
+            spans.append((begin, stop))
+    return spans
+
+
+def _prefix_start(text: str, quote: int) -> int:
+    """Where the literal whose quote is at ``quote`` starts: at its prefix,
+    if the name before the quote is one (``rb'``), else at the quote (the name
+    is a keyword, ``return'``: any other name before a quote does not parse)."""
+    begin = quote
+    while begin > 0 and quote - begin < 3 and _name_char(text[begin - 1]):
+        begin -= 1
+    if begin == quote or quote - begin > 2 or (begin and _name_char(text[begin - 1])):
+        return quote
+    return begin if text[begin:quote].lower() in KNOWN_PREFIXES else quote
+
+
+def _spans_row(span: tuple[int, int], starts: list[int], rows: list[int], ends: list[int]) -> bool:
+    """Does ``span`` (offsets) cover some of the rows ``rows``, which start at the offsets ``starts``?"""
+    index = bisect_right(starts, span[1] - 1) - 1
+    return index >= 0 and ends[rows[index] - 1] > span[0]
+
+
+def _name_char(char: str) -> bool:
+    """May the tokenizer read ``char`` as part of a name (any non-ASCII character may be one)?"""
+    return char.isalnum() or char == '_' or not char.isascii()
+
+
+def _fields_close(text: str, begin: int, end: int) -> bool:
+    """Does the f- or t-string ``text[begin:end]`` (from its opening quote,
+    ended by ``STRING_LITERAL``'s rule) surely end there on 3.12+?  Yes when
+    each replacement field closes before the end and holds no quote, ``#``,
+    backslash or ``{{`` (which could hide a brace or the f-string's own quote),
+    and no ``\\N{`` stands outside them."""
+    depth = 0
+    after_pair = -1  # the second brace of a doubled one outside the fields
+    for found in FIELD_MARKS.finditer(text, begin + 1, end - 1):
+        at = found.start()
+        mark = text[at]
+        if at == after_pair:
+            continue
+        if depth:
+            if mark == '{' and text[at + 1] != '{':
+                depth += 1
+            elif mark == '}':
+                depth -= 1
+            else:
+                return False  # a quote, '#', backslash or '{{' inside a field
+        elif mark in '{}':
+            if text[at + 1] == mark:
+                after_pair = at + 1
+            elif mark == '}':
+                return False
+            else:
+                depth = 1
+        elif mark == '\\' and text.startswith('N{', at + 1):
+            return False
+    return depth == 0
 
 
 def file_tokens(lines: Iterable[str]) -> list[tokenize.TokenInfo]:

@@ -80,6 +80,11 @@ def replacement_pieces_per_file(n: int) -> str:
     return 'import re\n' + "re.sub('(a)', 'x' '\\1', s)\n" * n
 
 
+def paths_in_one_text(n: int) -> str:
+    # anchored-in-text: the paths inside one long literal are found once for it, not once per escape.
+    return 'x = """\n' + 'see C:\\\\Temp\\new.txt\n' * n + '"""\n'
+
+
 SAFE = set(fix.SAFE)
 ALL = set(fix.SAFE + fix.UNSAFE)
 
@@ -94,6 +99,7 @@ DIMENSIONS = [
     Dimension('fields per f-string, fix', 1000, fields_per_fstring, SAFE),
     Dimension('f-strings per file', 1000, fstrings_per_file),
     Dimension('replacement pieces, fix --unsafe', 300, replacement_pieces_per_file, ALL),
+    Dimension('paths in one text', 1000, paths_in_one_text),
 ]
 
 

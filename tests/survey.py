@@ -9,7 +9,7 @@ package is the folder of PATH (or of a "before DATE" group folder inside it)
 that holds the file, as tests/fetch_releases.py lays them out; the file is
 relative to it.  --tsv also writes the reports as a table for
 tests/survey_diff.py (package, version, file, line, column, code, mark,
-exemption, message; column 1-based as flake8 prints it).
+exemption, message, found_by: the finding rule of an ESC501 report; column 1-based as flake8 prints it).
 
 When ``checks.all_reports`` takes ``silenced=`` (a list that receives each
 candidate a named exemption kept quiet, with the exemption's name), the
@@ -49,7 +49,7 @@ from flake8_escapes.plugin import Plugin
 PACKAGE = re.compile(r'(?P<name>.+?)-(?P<version>\d[^-]*(?:-.*)?)$')
 #: ... inside a folder per "before" date: ``<date>`` (``before <date>`` accepted too).
 GROUP = re.compile(r'(before )?\d{4}-\d\d-\d\d$')
-COLUMNS = ('package', 'version', 'file', 'line', 'column', 'code', 'mark', 'exemption', 'message')
+COLUMNS = ('package', 'version', 'file', 'line', 'column', 'code', 'mark', 'exemption', 'message', 'found_by')
 
 
 class Row(NamedTuple):
@@ -64,6 +64,7 @@ class Row(NamedTuple):
     mark: str      # '2to3' when the file was read through lib2to3, else ''
     exemption: str  # for a silenced candidate, the exemption that kept it quiet; '' for a report
     message: str
+    found_by: str = ''  # for an ESC501 report, the finding rule (paths.FINDERS) or 'whole-path'
 
 
 @functools.lru_cache(maxsize=None)
@@ -172,7 +173,7 @@ def rows(paths: list[str], prefixes: tuple[str, ...], py2: bool, counts: Counter
         for report in found:
             if report.code.startswith(prefixes):
                 yield Row(name, version, relative, report.line, report.col + 1, report.code, mark,
-                          '', report.message)
+                          '', report.message, report.fields.get('finder', ''))
         for item in silenced:
             line, col, escape, exemption = silenced_entry(item)
             code = getattr(item, 'code', None) or silenced_code(codes_of.get(exemption, ()), escape)
@@ -202,7 +203,8 @@ def main() -> int:
             print(f'{where}{mark} {row.code} [silenced by {row.exemption}]', flush=True)
         else:
             per_code[row.code] += 1
-            print(f'{where}{mark} {row.message}', flush=True)
+            found_by = f' [found by {row.found_by}]' if row.found_by else ''
+            print(f'{where}{mark} {row.message}{found_by}', flush=True)
     if args.tsv:
         with open(args.tsv, 'w', encoding='utf-8') as f:
             f.write('\t'.join(COLUMNS) + '\n')

@@ -340,3 +340,65 @@ def test_a_bad_value_in_the_config_stops_both(tmp_path):
         proc = subprocess.run([sys.executable, '-m', *program.split(), 'bad.py'], cwd=tmp_path,
                               capture_output=True, text=True, timeout=300)
         assert proc.returncode == 2 and 'is not NAME:PATTERN_POS' in proc.stderr, program
+
+
+# -- files read without the AST (source.lexed_literals, checks.may_report) ----------------------
+
+#: Files whose reportable rows hold literals with no escape a check looks at:
+#: read, lexed, and neither parsed nor tokenized unless E999 is shown.
+UNPARSED = {
+    'dash.py': "x = '\\N{EM DASH}'\n",
+    'accent.py': "x = '\\u00e9'\ny = b'a'\n",
+    'raw.py': "import re\nx = re.sub(r'(a)\\d', r'\\1', s)  # it's '\\d'\n",
+    'docstring.py': 'def f():\n    r"""\n    \'\\d\' here\n    """\n    return \'\\N{EM DASH}\'\n',
+    'fstring.py': "x = f'{a}{b:>{w}}'\ny = '\\N{EM DASH}'\n",
+    'fstring_row.py': "x = f'{a}\\t{b:>{w}}\\u00e9'\ny = b'a'\n",  # on the row (3.12+: tokenized alone)
+    # a syntax error flake8 reports only as E999: nothing with --select=ESC
+    'broken.py': "x = '\\N{EM DASH}'\ndef f(:\n",
+}
+#: Files with a report, or a candidate only the AST can judge, beside them.
+PARSED = {
+    'invalid.py': "x = '\\d'\n",
+    'fstring_invalid.py': "x = f'{a}\\d'\n",
+    'regex.py': "import re\nx = re.sub('(a)', '\\1', s)\ny = '\\1'\n",
+    'path.py': "x = open('C:\\new')\n",
+    'broken_escape.py': "x = '\\d'\ndef f(:\n",  # parsed: E999, and nothing with --select=ESC
+    # a doctest example: parsed, and quiet (the tab it prints is the one its output shows)
+    'docs.py': 'def f():\n    """\n    >>> print(\'a\\tb\')\n    a\tb\n    """\n',
+}
+
+
+def test_files_read_without_the_ast_print_what_flake8_prints(tmp_path):
+    write(tmp_path, {**UNPARSED, **PARSED})
+    for args in (['--select=ESC'], ['--select=ESC', '--jobs=2'], ['--select=ESC,E999'], []):
+        expected = flake8(tmp_path, '--isolated', *(args or ['--select=ESC,E999']), '.')
+        assert check(tmp_path, '--isolated', *args, '.') == expected, args
+    assert check(tmp_path, '--isolated', '--select=ESC', *UNPARSED) == (0, [])
+    out = check(tmp_path, '--isolated', '--select=ESC', '.')[1]
+    reported = {'./invalid.py', './fstring_invalid.py', './regex.py', './path.py'}
+    assert {line.split(':')[0] for line in out} == reported
+
+
+def test_files_read_without_the_ast_are_not_parsed(tmp_path, monkeypatch):
+    """In process: ``file_results`` on a file that cannot report never calls ast.parse
+    (unless E999 is shown); on one that may report, it does."""
+    from flake8_escapes import check as checking, config
+    write(tmp_path, {**UNPARSED, **PARSED})
+    parsed = []
+
+    def parse(text, *args, **kwargs):
+        parsed.append(text)
+        return real_parse(text, *args, **kwargs)
+    real_parse = checking.ast.parse
+    monkeypatch.setattr(checking.ast, 'parse', parse)
+    monkeypatch.chdir(tmp_path)
+    for select, unparsed_parsed in (('ESC', False), ('ESC,E999', True)):
+        monkeypatch.setattr(checking, '_settings', config.Config(['--isolated', f'--select={select}', '.']))
+        for name in UNPARSED:
+            parsed.clear()
+            assert checking.file_results(name)[1] == [] or select == 'ESC,E999', name
+            assert bool(parsed) is unparsed_parsed, (select, name)
+        for name in PARSED:
+            parsed.clear()
+            checking.file_results(name)
+            assert parsed, (select, name)

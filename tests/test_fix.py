@@ -193,3 +193,41 @@ def test_proof_on_the_standard_library():
     assert proof.files + proof.skipped == len(paths)
     assert proof.skipped < len(paths) / 20
     assert proof.failures == []
+
+
+# Issue 22: the fix of a path the finders find keeps a template's and an f-string's fields ---------
+PATH_FORMS = [
+    ('open("%s\\temp.txt" % root)\n', 'open(r"%s\\temp.txt" % root)\n'),
+    ('open("{}\\\\results\\new.csv".format(root))\n', 'open("{}\\\\results\\\\new.csv".format(root))\n'),
+    ('open(f"{root}\\new_folder\\data.txt")\n', 'open(f"{root}\\\\new_folder\\\\data.txt")\n'),
+    ('open(f"{root!r:>{width}}\\new")\n', 'open(f"{root!r:>{width}}\\\\new")\n'),  # an f-string is doubled
+    ('import os\nos.path.join(root, "sub\\new")\n', 'import os\nos.path.join(root, r"sub\\new")\n'),
+    ('import os\nLOG_DIR = "logs\\training"\nos.makedirs(LOG_DIR)\n',
+     'import os\nLOG_DIR = r"logs\\training"\nos.makedirs(LOG_DIR)\n'),
+    ('share = "\\\\\\\\fileserver\\\\public\\new"\n', 'share = "\\\\\\\\fileserver\\\\public\\\\new"\n'),
+    ('print("Saved to C:\\new\\file.txt")\n', 'print(r"Saved to C:\\new\\file.txt")\n'),
+    # the text around a path found in it keeps its escapes (the newline stays one)
+    ('print("Saved to C:\\new\\file.txt\\n")\n', 'print("Saved to C:\\\\new\\\\file.txt\\n")\n'),
+]
+
+
+def fields_of(tree: ast.AST) -> list[str]:
+    """The expressions a module's templates and f-strings fill in, in order."""
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FormattedValue):
+            found.append(ast.dump(node))
+        elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod):
+            found.append(ast.dump(node.right))
+        elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+              and node.func.attr == 'format'):
+            found.append(ast.dump(ast.Tuple(node.args, ast.Load())))
+    return found
+
+
+@pytest.mark.parametrize('before, after', PATH_FORMS)
+def test_a_found_path_is_fixed_with_its_fields(before, after):
+    result = fix.fix_text(before, ALL)
+    assert result.text == after
+    assert fix.fix_text(after, ALL).text == after  # a second run changes nothing
+    assert fields_of(fix.parse(after)) == fields_of(fix.parse(before))

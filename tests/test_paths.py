@@ -4,13 +4,14 @@ The rules for each shape are data cases in tests/data/paths.py.
 """
 from __future__ import annotations
 
+import ast
 import io
 import warnings
 
 import pytest
 
-from flake8_escapes import apis, checks, paths
-from helpers import labeled_score, processor_for, results
+from flake8_escapes import apis, checks, paths, source
+from helpers import data_cases, labeled_score, processor_for, results
 from test_docs import readme_section
 from test_flake8 import flake8
 
@@ -74,6 +75,47 @@ def test_readme_lists_the_exemption_with_its_example(exemption):
     section = readme_section('ESC501').split('**Known limits.**', 1)[1]
     assert f'`{exemption.name}`' in section
     assert f'```python\n{exemption.example}```' in section
+
+
+# Each finding rule (issue 22): its README example is reported, and the report names the rule ------
+
+def found_by(src: str) -> set[str]:
+    """The finding rules of the ESC501 reports of ``src``."""
+    processor = processor_for(lines=io.StringIO(src, newline=None).readlines())
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore', SyntaxWarning)
+        warnings.simplefilter('ignore', DeprecationWarning)
+        tree, tokens = processor.build_ast(), processor.file_tokens
+    return {report.fields['finder'] for report in checks.all_reports(tree, tokens, processor.lines, ())
+            if report.code == 'ESC501'}
+
+
+@pytest.mark.parametrize('finder', paths.FINDERS, ids=lambda f: f.name)
+def test_finder_example_is_reported_and_named(finder):
+    assert found_by(finder.example) == {finder.name}
+
+
+@pytest.mark.parametrize('finder', paths.FINDERS, ids=lambda f: f.name)
+def test_readme_lists_the_finder_with_its_example(finder):
+    section = readme_section('ESC501').split('**Why is this bad?**', 1)[0]
+    assert f'**`{finder.name}`**: {finder.rule}' in section
+    assert f'```python\n{finder.example}```' in section
+
+
+@pytest.mark.parametrize('src', [
+    'print("Drive C:\\nFree space: %d" % free)\n',      # a drive, then a newline and text
+    'code = "class A:\\n\\tx = 1"\n',                    # code in a string: one-letter names
+    'row = "%s\\t%s" % (name, path)\n',                   # a template with no name of its own
+    'text = "first\\\\nsecond\\nthird"\n',                # a doubled escape shown as text: no letter after it
+    'x = "foo\\nbar"\nopen(x)\n',                        # joined names whose row does not say path
+    'import os\nos.write(fd, b"id\\tname")\n',           # bytes data, and a row that says no path
+    # shapes from the earlier surveys' first run (issue 22), each a false alarm then:
+    "icon = b'MZ\\x90 C:\\x00ab\\x1dcd.txt'\n",           # a binary blob: bytes, hex escapes
+    'm = "ok\\n> C:\\\\Users\\\\me\\\\.ssh\\\\dev1.local\\nSSH updated"\n',  # a doubled path, then a line
+    'm = "{target}:\\n{tag}\\n... {count} more ...".format(**d)\n',  # a field before ':' is no drive
+])
+def test_finders_stay_quiet_on(src):
+    assert not found_by(src)
 
 
 # Hand-written: which exemption keeps each of the issue's look-alikes quiet.
@@ -152,6 +194,23 @@ USES = [
       for name in ('RotatingFileHandler', 'TimedRotatingFileHandler', 'WatchedFileHandler')),
     *((f'numpy.{name}', f"import numpy as np\nnp.{name}('C:\\new')\n")
       for name in ('load', 'save', 'savez', 'loadtxt', 'savetxt', 'genfromtxt', 'fromfile')),
+    # issue 22's imaging, ML, registry, browser, library and document APIs
+    *((f'cv2.{name}', f"import cv2\ncv2.{name}('C:\\new')\n")
+      for name in ('imread', 'imwrite', 'imreadmulti', 'VideoCapture', 'VideoWriter', 'CascadeClassifier')),
+    ('torch.save', "import torch\ntorch.save(model, 'C:\\new')\n"),
+    ('torch.load', "import torch\ntorch.load('C:\\new')\n"),
+    *((f'{module}.{name}', f"import {module}\n{module}.{name}(HKEY, 'C:\\new')\n")
+      for module in ('winreg', '_winreg') for name in ('OpenKey', 'OpenKeyEx', 'CreateKey', 'CreateKeyEx',
+                                                       'DeleteKey', 'DeleteKeyEx', 'QueryValue', 'SetValue')),
+    *((f'webbrowser.{name}', f"import webbrowser\nwebbrowser.{name}('C:\\new')\n")
+      for name in ('open', 'open_new', 'open_new_tab')),
+    *((f'ctypes.{name}', f"import ctypes\nctypes.{name}('C:\\new')\n")
+      for name in ('CDLL', 'WinDLL', 'OleDLL', 'PyDLL', 'cdll.LoadLibrary', 'windll.LoadLibrary')),
+    ('sqlite3.connect', "import sqlite3\nsqlite3.connect(database='C:\\new')\n"),
+    ('h5py.File', "import h5py\nh5py.File('C:\\new', 'r')\n"),
+    ('xlsxwriter.Workbook', "import xlsxwriter\nxlsxwriter.Workbook('C:\\new')\n"),
+    ('openpyxl.load_workbook', "from openpyxl import load_workbook\nload_workbook('C:\\new')\n"),
+    ('docx.Document', "from docx import Document\nDocument('C:\\new')\n"),
     # a literal added to a path: 'C:\\new' is not a file name, so '\\new.csv'
     *((name, f"import os, tempfile\np = {name}() + '\\new.csv'\n")
       for name in ('os.getcwd', 'os.getcwdb', 'tempfile.gettempdir', 'tempfile.mkdtemp')),
@@ -169,7 +228,7 @@ def test_path_function(entry, src):
 
 
 def test_every_path_table_entry_has_a_case():
-    rows = (*apis.PATH_FUNCTIONS, *apis.PATH_MODULES, *apis.PATH_ARGUMENTS, *apis.PATH_METHODS)
+    rows = apis.PATH_ROWS
     assert {row.role for row in rows} == {apis.PATH}
     entries = {row.name for row in rows} | apis.PATH_VALUE_FUNCTIONS
     assert {entry for entry, _ in USES} == entries
@@ -190,3 +249,22 @@ NOT_PATHS = [
 @pytest.mark.parametrize('src', NOT_PATHS)
 def test_other_arguments_are_not_paths(src):
     assert results(src) == set()
+
+
+@pytest.mark.parametrize('src', [
+    *(src for _, src, expected in data_cases('paths_labeled.py') if expected),
+    *(finder.example for finder in paths.FINDERS),
+    'import os\nos.makedirs("%(root)s\\new_run" % names)\n',       # a named field before the escape
+    'import os\nos.makedirs("%-8s\\new_run" % root)\n',
+    'import os\nos.makedirs("{0!r}\\new_run".format(root))\n',
+    'import os\nos.makedirs(f"{root!r:>{width}}\\new")\n',
+])
+def test_no_esc501_on_a_row_source_leaves_unread(src):
+    """``source.reportable_rows`` keeps every row an ESC501 report stands on (the finders' row hints)."""
+    lines = io.StringIO(src, newline=None).readlines()
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore', SyntaxWarning)
+        warnings.simplefilter('ignore', DeprecationWarning)
+        rows = set(source.reportable_rows(lines, source.Statements(ast.parse(src), len(lines))))
+    reported = {int(item.split(':')[0]) for item in results(src) if item.endswith('ESC501')}
+    assert reported <= rows, (src, reported, rows)

@@ -11,6 +11,7 @@ import io
 import sys
 import tokenize
 import warnings
+from itertools import compress
 from typing import Iterator
 
 import pytest
@@ -255,8 +256,8 @@ def test_standard_library_statements_give_the_files_escapes():
         files += 1
         some = source.tokens_for(tree, lines)
         partial += 0 < len(some) < len(tokens)
-        found = list(literals.escapes(some, lines, paths.PathJudge(some)))
-        expected = list(literals.escapes(tokens, lines, paths.PathJudge(tokens)))
+        found = list(literals.escapes(some, lines, paths.PathJudge(some, lines)))
+        expected = list(literals.escapes(tokens, lines, paths.PathJudge(tokens, lines)))
         # Each escape found is the whole file's, at its place; none is missed but on a quiet row.
         assert set(found) <= set(expected), path
         quiet = set(source.backslash_rows(lines)) - set(source.reportable_rows(lines))
@@ -294,3 +295,177 @@ def test_standard_library_literals_read_from_the_text_are_the_tokenizers():
                     literals_read += 1
                 stack.append(node)
     assert literals_read > 20_000
+
+
+# -- literals lexed without the AST (source.lexed_literals), and checks.may_report ---------------
+
+#: The tokenizer gives an f-string's parts as other tokens (3.12+): lexed_literals says None there.
+SPLIT_FSTRINGS = not source.FSTRING_IS_STRING
+
+
+def tokenizers_literals(tokens: list[tokenize.TokenInfo], rows: list[int]) -> list[tokenize.TokenInfo]:
+    """Those of a file's ``tokens`` that ``lexed_literals`` gives for ``rows``:
+    each STRING token that holds a backslash and spans one of them, and on
+    3.12+ all the tokens of each such f- or t-string, FSTRING_START to END."""
+    found = []
+    index = 0
+    while index < len(tokens):
+        tok = tokens[index]
+        end = index
+        if tok.type in literals.START_TYPES:
+            end = literals_end(tokens, index)
+        elif tok.type != tokenize.STRING:
+            index += 1
+            continue
+        group = tokens[index:end + 1]
+        if (any('\\' in part.string for part in group)
+                and any(tok.start[0] <= row <= group[-1].end[0] for row in rows)):
+            found.extend(group)
+        index = end + 1
+    return found
+
+
+def literals_end(tokens: list[tokenize.TokenInfo], index: int) -> int:
+    """The index of the FSTRING_END (TSTRING_END) of the f-string (t-string) whose START is at ``index``."""
+    depth = 0
+    for end in range(index, len(tokens)):
+        if tokens[end].type in literals.START_TYPES:
+            depth += 1
+        elif tokens[end].type in literals.END_TYPES:
+            depth -= 1
+            if not depth:
+                return end
+    raise AssertionError('an f-string without its end')
+
+
+@pytest.mark.parametrize('src, rows, same', [
+    ("x = '\\d'\n", [1], True),                                    # one literal
+    ("x = '\\d'\ny = '\\e'\n", [2], True),                          # only those on the rows
+    ('x = """\nr\'\\d\'\n"""\n', [2], True),                       # a row inside a triple-quoted string
+    ("x = r'''\n'\\d'\n'''\n", [2], True),                         # ... a raw one: not the row's own r
+    ('x = """a \'\'\' b\n\\d"""\n', [2], True),                    # the other triple quote inside
+    ('x = """it\'s\n"""\ny = \'\\d\'\n', [3], True),                # a quote in an earlier string
+    ("# it's here\nx = '\\d'\n", [2], True),                       # a quote in a comment
+    ("x = 1  # 'a\ny = \"\\d\"  # b'\n", [2], True),               # ... after code, open quotes
+    ("x = '#' + '\\d'  # '\n", [1], True),                          # a '#' in a string
+    ("x = 'a\\\n\\d'\n", [2], True),                               # a string continued on the row
+    ("x = 1 + \\\n    '\\d'\n", [2], True),                        # a line continuation in code
+    ("x = [rb'\\d', Rb'\\d', BR'\\d', u'\\d', b'\\d']\n", [1], True),  # prefixes, any case
+    ("def f():\n    return'\\d'\n", [2], True),                    # a keyword before the quote
+    ("if'\\d'in x: pass\n", [1], True),                             # 'if' ends in f: not a prefix
+    ("x = 'a''\\d' 'b'\n", [1], True),                              # parts side by side
+    ("x = ''\ny = '''\\d'''\n", [2], True),                        # an empty string, a triple-quoted one
+    ("x = f'{a}{b:>{w}}'\ny = '\\d'\n", [2], True),                  # an f-string before the row
+    ("x = f'{{}}'  # '\ny = '\\d'\n", [2], True),                   # doubled braces
+    ("x = F'{a}\\d'\n", [1], True),                            # an f-string on the row (3.12+: its parts)
+    ("x = rf'{a:>{w}}\\d{{'\n", [1], True),                     # raw, a nested field, a doubled brace
+    ("x = f'''{a}\n\\d{b!r}\n'''\n", [2], True),                # a triple-quoted one over rows
+    ("x = (f'\\{a}'\n     f'{b}\\t')\n", [1, 2], True),        # a backslash before a field; two parts
+    ("x = f'{a[\"k\"]}' + '\\d'\n", [1], not SPLIT_FSTRINGS),      # a quote in a field (3.12+: None)
+    ("x = f'{a!r:#>4}'\ny = '\\d'\n", [2], not SPLIT_FSTRINGS),      # a '#' in a field's spec
+    ("x = f'\\N{DASH}{a}'\ny = '\\d'\n", [2], not SPLIT_FSTRINGS),  # \N{...} is no field
+])
+def test_lexed_literals_are_the_tokenizers(src, rows, same):
+    lines = lines_of(src)
+    lexed = source.lexed_literals(lines, rows)
+    if same:
+        assert lexed is not None
+        with warnings.catch_warnings():
+            warnings.simplefilter('ignore')  # 3.12+'s tokenizer warns about the escapes
+            expected = tokenizers_literals(source.file_tokens(lines), rows)
+        assert [tuple(tok[:4]) for tok in lexed] == [tuple(tok[:4]) for tok in expected]
+        assert all(tok.line == lines[tok.start[0] - 1] for tok in lexed)  # the first row, as read_literals'
+    else:
+        assert lexed is None
+
+
+@pytest.mark.parametrize('src, rows', [
+    ("x = '\\d\n", [1]),                                 # a literal that does not end
+    ("x = '''\\d\n", [1]),
+    ("x = 'a\\\ny' + \"\\d\n", [2]),
+    ("x = '\\d'\r# a lone CR\n", [1]),                   # rows the lines and the tokenizer count apart
+    ("x = t'{a}' + '\\d'\n" if source.FORMATTED_PREFIXES > {'t'} else "x = '\\d\n", [1]),
+])
+def test_lexed_literals_none_when_unsure(src, rows):
+    assert source.lexed_literals(lines_of(src) if '\r' not in src else src.splitlines(True), rows) is None
+
+
+@pytest.mark.skipif(source.FSTRING_IS_STRING, reason='PEP 701: 3.12+')
+@pytest.mark.parametrize('src', [
+    'x = f"{a["k"]}" + \'\\d\'\n',                          # the f-string's own quote in a field
+    'x = f"{a + "}"}" + \'\\d\'\n',                          # ... with a brace
+    'x = f"""{a # }\n}""" + \'\\d\'\n',                      # a comment in a field
+    'x = f"{\'}\' + "\\d"}"\n',                                # a field the plain rule ends wrongly
+])
+def test_lexed_literals_none_for_pep701_fields(src):
+    lines = lines_of(src)
+    rows = source.backslash_rows(lines)
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')
+        compile(src, '<case>', 'exec', flags=ast.PyCF_ONLY_AST)  # each case is valid code here
+    assert source.lexed_literals(lines, rows) is None
+
+
+def test_lexed_literals_without_rows():
+    assert source.lexed_literals(lines_of("x = '\\d'\n"), []) == []
+
+
+@pytest.mark.parametrize('src, may', [
+    ("x = '\\d'\n", True),                                     # ESC301
+    ("x = b'\\u00e9'\n", True),                                 # ESC302
+    ("x = '\\777'\n", True),                                    # ESC303
+    ("x = re.sub('(a)', '\\1', s)\n", True),                    # an ESC401 candidate: the AST says
+    ("x = '\\bword'\n", True),                                  # ... ESC402
+    ("x = 'C:\\new\\a.txt'\n", True),                           # ESC501 from the text alone
+    ("x = open('C:\\new')\n", True),                            # ESC501 if used as a path: the AST says
+    ("x = '$\\theta$'\n", True),                                # an ESC601 candidate
+    ('def f():\n    """>>> print(\'a\\tb\')"""\n', True),        # an ESC602 candidate
+    ("x = '\\N{EM DASH}'\n", False),                            # valid, and no check looks at it
+    ("x = '\\u00e9'\ny = b'a'\n", False),                       # \u in a str (the row is not quiet)
+    ("x = r'\\d\\1\\b'\n", False),                              # raw
+    ("x = b'\\x00\\0'\n", False),                               # octal NUL in bytes, no path
+    ("x = ('a'\n     '\\N{EM DASH}\\d')\n", True),                 # one escape of many
+])
+def test_may_report(src, may):
+    lines = lines_of(src)
+    rows = source.reportable_rows(lines)
+    assert rows  # each case has a row to look at
+    lexed = source.lexed_literals(lines, rows)
+    assert lexed is not None
+    assert checks.may_report(lexed, lines) is may
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')
+        tree = ast.parse(src)
+    if not may:  # the ground truth: no report on the whole file's tokens
+        assert whole_file_reports(tree, lines) == []
+    else:
+        assert checks.may_report(source.file_tokens(lines), lines)
+
+
+@pytest.mark.slow
+def test_standard_library_lexed_literals_are_the_tokenizers():
+    """Wherever ``lexed_literals`` answers, its tokens are the tokenizer's
+    STRING tokens on the reportable rows; and a file ``may_report`` says
+    nothing of has no report on the whole file's tokens."""
+    lexed_files = skipped = files = 0
+    for path, tree, lines, tokens in stdlib_parsed():
+        rows = source.reportable_rows(lines)
+        if not rows:
+            continue
+        files += 1
+        lexed = source.lexed_literals(lines, rows)
+        if lexed is None:
+            continue
+        lexed_files += 1
+        expected = tokenizers_literals(tokens, rows)
+        assert [tok[:3] for tok in lexed] == [tok[:3] for tok in expected], path
+        # 3.12.1 gives a multi-line token's end column in bytes (see above)
+        trusted = [tok.start[0] == tok.end[0] or sys.version_info[:2] != (3, 12) for tok in expected]
+        assert list(compress((tok.end for tok in lexed), trusted)) == list(
+            compress((tok.end for tok in expected), trusted)), path
+        if not checks.may_report(lexed, lines):
+            skipped += 1
+            assert list(checks.all_reports(tree, tokens, lines, ())) == [], path
+    # 3.11: 482 files with a reportable row, all lexed, 443 of them need no AST
+    assert lexed_files > files * 3 // 4
+    assert skipped > files // 2

@@ -14,7 +14,7 @@ import warnings
 import pytest
 
 from flake8_escapes import checks, doctests, fix, rules, source, tex
-from helpers import data_cases, labeled_score, processor_for, results
+from helpers import data_cases, labeled_score, processor_for, reports, results
 from test_docs import readme_section
 from test_flake8 import flake8
 
@@ -182,6 +182,16 @@ def test_no_report_on_a_row_source_leaves_unread(code):
 def test_example_rows_end_at_a_blank_row():
     lines = ['def f():\n', '    """>>> f()\n', "    'a\\tb'\n", '\n', "    'c\\td'\n", '    """\n']
     assert doctests.example_rows(lines) == {2, 3}  # row 5's escape is in prose
+
+
+@pytest.mark.parametrize('example, named', [
+    (">>> g(r'\\xa0')", 'the character U+00A0 in a raw string'),  # a no-break space
+    (">>> g(r'\\1')", 'a control character in a raw string'),
+    (">>> h()\n    '\\x96'", 'a control character in the output'),     # C1 control: repr() writes it escaped
+])
+def test_doctest_message_names_the_character(example, named):
+    messages = [message for _, _, message in reports(f'def f():\n    """\n    {example}\n    """\n')]
+    assert messages and all(named in message for message in messages), messages
 
 
 def test_end_to_end(tmp_path):

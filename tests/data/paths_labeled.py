@@ -169,6 +169,71 @@ import pandas as pd
 with open('\192.168.209.191\Data\Main.csv') as f:
     parts = pd.read_csv(f)
 #
+#: ESC501:3:27
+# from: issue 22's table (imaging / ML APIs; example written for the issue): OpenCV reads a tab
+import cv2
+image = cv2.imread("images\test.png")
+#: ESC501:3:16
+# from: issue 22's table (imaging / ML APIs): numpy saves to 'models<backspace>est.npy'
+import numpy as np
+np.save("models\best.npy", weights)
+#: ESC501:3:31
+# from: examples written for issue 22 (PyTorch checkpoints under a Windows folder)
+import torch
+torch.save(model, "checkpoints\net.pt")
+#: ESC501:3:29
+# from: examples written for issue 22 (a SQLite database beside the script)
+import sqlite3
+conn = sqlite3.connect("data\trades.db")
+#: ESC501:3:23
+# from: examples written for issue 22 (a native library loaded with ctypes)
+import ctypes
+lib = ctypes.CDLL("bin\native.dll")
+#: ESC501:3:9
+# from: issue 22's table (a % template opened as a path; example written for the issue)
+import os
+open("%s\temp.txt" % root)
+#: ESC501:3:18
+# from: issue 22's table (a .format template opened as a path)
+import os
+open("{}\\results\new.csv".format(root))
+#: ESC501:2:14
+# from: issue 22's table (an f-string opened as a path)
+open(f"{root}\new_folder\data.txt")
+#: ESC501:3:24
+# from: issue 22's table (a component of os.path.join)
+import os
+os.path.join(root, "sub\new")
+#: ESC501:3:16
+# from: issue 22's table (a name bound to a path, used later as one)
+import os
+LOG_DIR = "logs\training"
+os.makedirs(LOG_DIR)
+#: ESC501:3:34
+# from: issue 22's table (a literal after / on a pathlib object)
+from pathlib import Path
+target = Path.home() / "Documents\new"
+#: ESC501:2:32
+# from: issue 22's table (mixed separators: a UNC share written doubled, its last separator single)
+share = "\\\\fileserver\\public\new"
+#: ESC501:2:39
+# from: issue 22's table (mixed separators: a registry key)
+key = "Software\\Acme\\Backup\\targets\network"
+#: ESC501:2:19 ESC501:2:23
+# from: issue 22's table (a path inside a message)
+print("Saved to C:\new\file.txt")
+#: ESC501:3:25
+# from: issue 22's table (a path inside a log message)
+import logging
+logging.info("Reading C:\temp\input.csv")
+#: ESC501:3:16
+# from: examples written for issue 22 (a %-template folder made under the working directory)
+import os
+os.makedirs("%s\new_run" % os.getcwd())
+#: ESC501:3:37
+# from: examples written for issue 22 (a data file beside the script, found with pathlib)
+from pathlib import Path
+data = Path(__file__).parent / "data\train"
 # --- clean look-alikes -----------------------------------------------------
 #: Okay
 # from: kouhan.cn article 00039995 (a raw path with %s)
@@ -305,3 +370,58 @@ result.append('\\' * len(bs_buf) * 2)
 #: Okay
 # from: python/cpython Lib/ntpath.py (normpath special prefixes)
 special_prefixes = ('\\\\.\\', '\\\\?\\')
+#: Okay
+# from: examples written for issue 22 (torch.save's first argument is the object, not the path)
+import torch
+torch.save({'log': 'epoch\tloss\n'}, path)
+#: Okay
+# from: examples written for issue 22 (a registry value's data is text, not a key)
+import winreg
+winreg.SetValueEx(key, 'Notes', 0, winreg.REG_SZ, 'line one\nline two')
+#: Okay
+# from: examples written for issue 22 (SQL text through a connection, not a path)
+import sqlite3
+sqlite3.connect(database).execute("INSERT INTO t VALUES ('a\tb')")
+#: Okay
+# from: examples written for issue 22 (text drawn on an image, not a path)
+import cv2
+cv2.putText(frame, 'fps\t%d' % fps, (10, 30), cv2.FONT_HERSHEY_SIMPLEX, 1, (0, 255, 0))
+#: Okay
+# from: issue 22's look-alikes (an f-string that ends a path with a newline)
+print(f"{path}\n")
+#: Okay
+# from: issue 22's look-alikes (a message template, not a path)
+msg = "Error in file\n%s" % path
+#: Okay
+# from: issue 22's look-alikes (a tab-separated header row)
+header = "name\tpath\n"
+#: Okay
+# from: issue 22's look-alikes (two file names separated by a tab)
+pair = "old.txt\tnew.txt"
+#: Okay
+# from: issue 22's look-alikes (a separator keyword)
+print(a, b, sep="\t")
+#: Okay
+# from: issue 22's look-alikes (open's newline keyword)
+f = open(path, "w", newline="\r\n")
+#: Okay
+# from: issue 22's look-alikes (a prompt that shows a drive)
+prompt = "C:\\> "
+#: Okay
+# from: examples written for issue 22 (text written to a file opened by its path)
+import os
+with open(os.path.join(folder, "notes.txt"), "w") as f:
+    f.write("first line\nsecond line")
+#: Okay
+# from: examples written for issue 22 (a regex with doubled escapes and a newline, not a path)
+import re
+pattern = re.compile("\\d+\\s*\n")
+#: Okay
+# from: examples written for issue 22 (a drive letter in a message, then a newline)
+print("Drive C:\nFree space: %d" % free)
+#: Okay
+# from: examples written for issue 22 (lines joined for a file's content)
+content = "\n".join(lines)
+#: Okay
+# from: examples written for issue 22 (a template of two fields and a tab)
+row = "%s\t%s" % (name, path)
