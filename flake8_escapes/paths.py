@@ -77,10 +77,11 @@ ANCHORED = re.compile(rf'{_LONG}?[A-Za-z]:|\\\\|\.')
 _NAME2 = r'(?:[\w.$~-]{2,}|[\w.$~-]+(?:\ [\w.$~-]+)+|X)'
 #: **joined-names**: names joined by backslashes (one or two, or a forward
 #: slash), a valid escape standing for one of them (``logs\training``).
-JOINED_NAMES = re.compile(rf'{_NAME2}(?:{_ANY_SEP}{_NAME2})*\\[abfnrtv][\w.$~-]+(?:{_ANY_SEP}{_NAME2})*')
+JOINED_NAMES = re.compile(
+    rf'{_NAME2}(?:{_ANY_SEP}{_NAME2})*\\[abfnrtv][.$~-]*\w[\w.$~-]*(?:{_ANY_SEP}{_NAME2})*')
 #: The row of a ``joined-names`` literal must say path: a path function,
 #: ``join``, ``/``, or a name with path, dir, file, folder or root in it.
-PATH_CUE = re.compile(r'(?i:path|dir|file|folder|root|open|join)|/|\b(?:' + '|'.join((
+PATH_CUE = re.compile(r'(?i:path|dir|file|folder|root)|\b(?:open|join)\(|/|\b(?:' + '|'.join((
     'imread', 'imwrite', 'VideoCapture', 'VideoWriter', 'torch', 'np', 'numpy', 'pd', 'sqlite3',
     'h5py', 'winreg', '_winreg', 'ctypes', 'webbrowser', 'xlsxwriter', 'openpyxl', 'Document'))
     + r')\b')
@@ -228,10 +229,10 @@ IN_TEXT_RULE = Finder(
 )
 JOINED_NAMES_RULE = Finder(
     'joined-names',
-    'Names of two or more characters joined by backslashes, a valid escape among them, are a path '
-    'where they are used as one (passed to a path function, joined, after `/`, bound to a name passed '
-    'there) and the row also says path (a path function, `join`, `/`, or a name with path, dir, file, '
-    'folder or root in it).',
+    'In a str literal, names of two or more characters joined by backslashes, a valid escape among '
+    'them, are a path where they are used as one (passed to a path function, joined, after `/`, bound '
+    'to a name passed there) and the row also says path (`open(`, `join(`, `/`, a path API\'s module, or a name with path, '
+    'dir, file, folder or root in it).',
     'import os\nLOG_DIR = "logs\\training"\nos.makedirs(LOG_DIR)\n',
 )
 #: Every finding rule, in the order they are tried.
@@ -414,7 +415,8 @@ class PathJudge:
         verdict = self.judged.get(piece.start)
         if verdict is None:
             verdict = self._verdict(piece)
-            if verdict.finder == JOINED_NAMES_RULE.name and not self.says_path(piece.start[0]):
+            joined = verdict.finder == JOINED_NAMES_RULE.name
+            if joined and (piece.is_bytes or not self.says_path(piece.start[0])):
                 verdict = NOT_A_PATH
             self.judged[piece.start] = verdict
         return verdict
