@@ -231,8 +231,8 @@ JOINED_NAMES_RULE = Finder(
     'joined-names',
     'In a str literal, names of two or more characters joined by backslashes, a valid escape among '
     'them, are a path where they are used as one (passed to a path function, joined, after `/`, bound '
-    'to a name passed there) and the row also says path (`open(`, `join(`, `/`, a path API\'s module, or a name with path, '
-    'dir, file, folder or root in it).',
+    'to a name passed there) and the row also says path (`open(`, `join(`, `/`, a path API\'s module, '
+    'or a name with path, dir, file, folder or root in it).',
     'import os\nLOG_DIR = "logs\\training"\nos.makedirs(LOG_DIR)\n',
 )
 #: Every finding rule, in the order they are tried.
