@@ -364,6 +364,8 @@ def literals_end(tokens: list[tokenize.TokenInfo], index: int) -> int:
     ("x = f'{a[\"k\"]}' + '\\d'\n", [1], not SPLIT_FSTRINGS),      # a quote in a field (3.12+: None)
     ("x = f'{a!r:#>4}'\ny = '\\d'\n", [2], not SPLIT_FSTRINGS),      # a '#' in a field's spec
     ("x = f'\\N{DASH}{a}'\ny = '\\d'\n", [2], not SPLIT_FSTRINGS),  # \N{...} is no field
+    # a t-string (3.14+) with no backslash is left alone, as an f-string is (before 3.14 't' is no prefix)
+    *([("x = t'{a}' + '\\d'\n", [1], True)] if source.FORMATTED_PREFIXES > {'t'} else []),
 ])
 def test_lexed_literals_are_the_tokenizers(src, rows, same):
     lines = lines_of(src)
@@ -384,7 +386,6 @@ def test_lexed_literals_are_the_tokenizers(src, rows, same):
     ("x = '''\\d\n", [1]),
     ("x = 'a\\\ny' + \"\\d\n", [2]),
     ("x = '\\d'\r# a lone CR\n", [1]),                   # rows the lines and the tokenizer count apart
-    ("x = t'{a}' + '\\d'\n" if source.FORMATTED_PREFIXES > {'t'} else "x = '\\d\n", [1]),
 ])
 def test_lexed_literals_none_when_unsure(src, rows):
     assert source.lexed_literals(lines_of(src) if '\r' not in src else src.splitlines(True), rows) is None
