@@ -100,8 +100,6 @@ IN_TEXT = re.compile(r"""(?:^|(?<=[\s(\[='"]))[A-Za-z]:\\(?!\\)
     (?:(?:[\w.$~-]{2,}\\(?!\\))+(?:[\w.$~-]*\.[A-Za-z][A-Za-z0-9]{0,3}|[\w$~-][\w.$~-]*[\w$~-])
       | [\w$~-][\w.$~-]*\.[A-Za-z][A-Za-z0-9]{0,3})
     (?![\w.$~-]|\\[\w.$~-]{2})""", re.VERBOSE)
-#: The escapes ``anchored-in-text`` reports: a separator and a name's first letter.
-IN_TEXT_ESCAPES = frozenset(escapes.CONTROL_NAMES)
 #: **template-fields**: a ``%`` or ``{}`` field of a template, read as a name
 #: (``'%s\temp.txt' % root``), as an f-string's fields are.
 TEMPLATE_FIELD = re.compile(
@@ -119,10 +117,10 @@ LONG_DRIVE = re.compile(r"""[?.]\\{1,2}[A-Za-z]:""")           # a drive after a
 PATH_END = re.compile(r"""\.[A-Za-z][A-Za-z0-9]{0,3}['"]""")     # a file name's extension at the end
 #: ... and what the finders of issue 22 need on the row: a drive inside text
 #: (``anchored-in-text``), a separator written doubled before a letter
-#: (``doubled-elsewhere``), a valid escape between two names (``joined-names``,
-#: with ``PATH_CUE``; a template's field counts as a name).
-DRIVE_IN_TEXT = re.compile(r"""[\s(\[=][A-Za-z]:\\""")
-DOUBLED_BEFORE_LETTER = re.compile(r'(?<!\\)\\\\(?=[^\W\d_abfnrtvxuUN])')
+#: (``doubled-elsewhere``: ``DOUBLED_SEPARATOR`` with ``SINGLE_VALID``), a valid
+#: escape between two names (``joined-names``, with ``PATH_CUE``; a template's
+#: field counts as a name).
+DRIVE_IN_TEXT = re.compile(r"""(?:^|[\s(\[=])[A-Za-z]:\\""")  # ^: a row of a multi-row literal
 #: (Each written to start with its backslash, which ``re`` scans for fast.)
 NAME_ESCAPE_NAME = re.compile(r'\\[abfnrtv](?<=(?:[\w.$~-][\w.$~-]|[%)]\w)\\[abfnrtv])[\w.$~-]')
 
@@ -313,7 +311,7 @@ def may_hold_path(line: str) -> bool:
             or ('.' in line and PATH_END.search(line) is not None)
             or (':' in line and (LONG_DRIVE.search(line) is not None
                                  or DRIVE_IN_TEXT.search(line) is not None))
-            or ('\\\\' in line and DOUBLED_BEFORE_LETTER.search(line) is not None
+            or ('\\\\' in line and DOUBLED_SEPARATOR.search(line) is not None
                 and SINGLE_VALID.search(line) is not None)
             or (NAME_ESCAPE_NAME.search(line) is not None and PATH_CUE.search(line) is not None))
 
@@ -525,7 +523,7 @@ def _exemption_for(item: Found, roles: list[role_pass.Role], judged: PathJudge |
     or in names joined by an escape that are not used as a path)."""
     line, col, escape, piece, kept = item
     if kept == PATH_IN_TEXT:
-        if escape.text not in IN_TEXT_ESCAPES:
+        if escape.text not in ESCAPE_MEANINGS:
             return None  # a character spelled inside text, not a separator and a letter
         spans = judged.in_text(piece) if judged is not None else in_text_spans(piece.text)
         return '' if _inside(escape, spans) else None
