@@ -120,7 +120,9 @@ PATH_END = re.compile(r"""\.[A-Za-z][A-Za-z0-9]{0,3}['"]""")     # a file name's
 #: (``doubled-elsewhere``: ``DOUBLED_SEPARATOR`` with ``SINGLE_VALID``), a valid
 #: escape between two names (``joined-names``, with ``PATH_CUE``; a template's
 #: field counts as a name).
-DRIVE_IN_TEXT = re.compile(r"""(?:^|[\s(\[=])[A-Za-z]:\\""")  # ^: a row of a multi-row literal
+#: A drive after the row's start (a row of a multi-row literal), a space, a
+#: bracket or ``=``; written from its ``:\\``, which ``re`` scans for fast.
+DRIVE_IN_TEXT = re.compile(r""":\\(?<=[A-Za-z]:\\)(?<![^\s(\[=][A-Za-z]:\\)""")
 #: (Each written to start with its backslash, which ``re`` scans for fast.)
 NAME_ESCAPE_NAME = re.compile(r'\\[abfnrtv](?<=(?:[\w.$~-][\w.$~-]|[%)]\w)\\[abfnrtv])[\w.$~-]')
 
