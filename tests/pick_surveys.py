@@ -4,6 +4,8 @@
     python tests/pick_surveys.py science PYPI_TSV > tests/data/survey_science.txt
     python tests/pick_surveys.py paths2 PYPI_TSV > tests/data/survey_paths2.txt
     python tests/pick_surveys.py science2 PYPI_TSV > tests/data/survey_science2.txt
+    python tests/pick_surveys.py science3 PYPI_TSV > tests/data/survey_science3.txt
+    python tests/pick_surveys.py science4 PYPI_TSV > tests/data/survey_science4.txt
 
 The method of tests/pick_blind.py (which made survey_blind.txt, and is left
 as it was): PYPI_TSV is a list of PyPI's packages made on one day (header
@@ -106,6 +108,15 @@ SURVEYS['paths2'] = SURVEYS['paths']._replace(
 SURVEYS['science2'] = SURVEYS['science']._replace(
     issue='Held-out science survey (issue 23, ESC6xx)', seed=20261207,
     excluded=EARLIER + ('survey_paths.txt', 'survey_science.txt', 'survey_paths2.txt'))
+# Issue 30's recall surveys, both drawn (and committed) before any run of the recall finder or the
+# checker on them: science3 to measure recall first and tune on, science4 held out and run once
+# with the final rules.  The science groups, new seeds, every earlier list left out (and each other).
+SURVEYS['science3'] = SURVEYS['science']._replace(
+    issue='Recall survey (issue 30, ESC601/ESC602)', seed=20261208,
+    excluded=EARLIER + ('survey_paths.txt', 'survey_science.txt', 'survey_paths2.txt', 'survey_science2.txt'))
+SURVEYS['science4'] = SURVEYS['science']._replace(
+    issue='Held-out recall survey (issue 30, ESC601/ESC602)', seed=20261209,
+    excluded=SURVEYS['science3'].excluded + ('survey_science3.txt',))
 
 
 def normalised(name: str) -> str:
