@@ -126,3 +126,14 @@ def test_pre_commit_recipe_names_this_versions_release_tag():
     assert f'    rev: v{version}\n' in recipe
     assert f'@v{version}"' in README and f'flake8_escapes-{version}-py3-none-any.whl' in README
     assert re.search(rf'^## {re.escape(version)} — \d{{4}}-\d\d-\d\d$', read('CHANGELOG.md'), re.MULTILINE)
+
+
+def test_tox_lists_only_the_envs_tox_ini_defines() -> None:
+    """A continuation line that starts with a word and a colon is a factor condition to tox (0.3.0's
+    lint description made `tox list` show a phantom env `shape`): `tox list` names only the envs of
+    env_list and of the [testenv:NAME] sections."""
+    tox_ini = read('tox.ini')
+    defined = set(re.search(r'^env_list = (.*)$', tox_ini, re.MULTILINE)[1].replace(' ', '').split(','))
+    defined |= set(re.findall(r'^\[testenv:([\w-]+)\]', tox_ini, re.MULTILINE))
+    factors = set(re.findall(r'^[ \t]+([\w-]+(?:,[\w-]+)*):[ \t]', tox_ini, re.MULTILINE))
+    assert factors <= defined, f'continuation lines that tox reads as factors: {sorted(factors - defined)}'
