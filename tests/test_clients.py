@@ -183,8 +183,12 @@ def test_pre_commit_runs_flake8_and_the_fixer(tmp_path):
     bad = 'import re\nx = "\\d+"\ny = re.sub("(a)", "\\1", x)\n'
     (project / 'bad.py').write_text(bad)
     lines = bad.splitlines()
-    (project / '.pre-commit-config.yaml').write_text(
+    (project / '.pre-commit-config.yaml').write_text(  # in the README's order: the fixer first
         'repos:\n'
+        f'  - repo: {repo}\n'
+        f'    rev: {rev}\n'
+        '    hooks:\n'
+        '      - id: flake8-escapes-fix\n'
         '  - repo: local\n'
         '    hooks:\n'
         '      - id: flake8\n'
@@ -193,17 +197,13 @@ def test_pre_commit_runs_flake8_and_the_fixer(tmp_path):
         '        language: python\n'
         '        types: [python]\n'
         f'        additional_dependencies: [flake8, "{repo}"]\n'
-        f'  - repo: {repo}\n'
-        f'    rev: {rev}\n'
-        '    hooks:\n'
-        '      - id: flake8-escapes-fix\n'
     )
     git(project, 'add', '-A')
     env = dict(os.environ, PRE_COMMIT_HOME=str(tmp_path / 'cache'))
     proc = subprocess.run([tool('pre-commit'), 'run', '--all-files'], cwd=project, env=env,
                           capture_output=True, text=True, timeout=900)
     assert proc.returncode == 1, proc.stdout + proc.stderr
-    assert f'bad.py:2:{lines[1].index(chr(92)) + 1}: ESC301' in proc.stdout
+    assert f'bad.py:2:{lines[1].index(chr(92)) + 1}: ESC301' not in proc.stdout  # fixed before flake8 ran
     assert f'bad.py:3:{lines[2].index(chr(92)) + 1}: ESC401' in proc.stdout
     assert 'bad.py: fixed ESC301' in proc.stdout
     assert 'files were modified by this hook' in proc.stdout

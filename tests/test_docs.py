@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import os
 import re
+import subprocess
+import sys
 
 import pytest
 
@@ -137,3 +139,21 @@ def test_tox_lists_only_the_envs_tox_ini_defines() -> None:
     defined |= set(re.findall(r'^\[testenv:([\w-]+)\]', tox_ini, re.MULTILINE))
     factors = set(re.findall(r'^[ \t]+([\w-]+(?:,[\w-]+)*):[ \t]', tox_ini, re.MULTILINE))
     assert factors <= defined, f'continuation lines that tox reads as factors: {sorted(factors - defined)}'
+
+
+def test_readme_lists_the_fixer_hook_before_flake8():
+    """pre-commit runs hooks in the order listed, and the README says the fixes come first."""
+    section = README[README.index('### pre-commit'):]
+    block = section[section.index('```yaml'):section.index('```\n', section.index('```yaml') + 3)]
+    assert block.index('id: flake8-escapes-fix') < block.index('id: flake8\n')
+
+
+def test_the_sample_shows_every_code_flake8_can_report():
+    """The README's first command runs flake8 on tests/data/sample.py: it shows one report of every
+    code (0.3.0's sample had no ESC6xx line).  ESC304 cannot be in it: a file that does not compile
+    stops flake8 at E999 before any plugin runs."""
+    proc = subprocess.run([sys.executable, '-m', 'flake8', '--select=ESC',
+                           os.path.join(ROOT, 'tests', 'data', 'sample.py')],
+                          capture_output=True, text=True, check=False)
+    shown = set(re.findall(r': (ESC\d+) ', proc.stdout))
+    assert shown == {rule.code for rule in rules.RULES} - {'ESC304'}, proc.stdout + proc.stderr

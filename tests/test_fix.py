@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import os
+import re
 import subprocess
 import sys
 
@@ -158,6 +159,15 @@ def test_pre_commit_hook_is_declared():
     with open(os.path.join(fix_proof.DATA, '..', '..', '.pre-commit-hooks.yaml'), encoding='utf-8') as f:
         text = f.read()
     assert 'entry: flake8-escapes fix' in text and 'types: [python]' in text
+    hooks = text.split('- id: ')[1:]
+    # Each hook runs once over every file pre-commit names, so that its summary is one total (0.3.0's
+    # fix hook ran in parallel batches and printed a partial summary per batch).
+    assert len(hooks) == 2 and all('require_serial: true' in hook for hook in hooks)
+    # A range of codes in a description covers every code (0.3.0 said "ESC301-ESC501" beside ESC6xx).
+    codes = sorted(rule.code for rule in rules.RULES)
+    check_hook = next(hook for hook in hooks if 'entry: flake8-escapes check' in hook)
+    for first, last in re.findall(r'(ESC\d+)-(ESC\d+)', check_hook):
+        assert (first, last) == (codes[0], codes[-1]), f'the check hook names {first}-{last}'
 
 
 # The proof: AST identical, reports gone, a second run changes nothing. ------
