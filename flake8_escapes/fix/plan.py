@@ -172,11 +172,12 @@ def _can_be_raw(piece: literals.Piece, fixing: set[tuple[int, int]], codes: set[
     prefix = literals.split_prefix(piece.text)[0]
     if set(prefix) & set('uft') or 'ESC303' in codes:
         return False  # no 'ur' in Python 3; f-strings are doubled; \777 is respelled
+    positions = literals.Positions(piece.start, piece.text)  # offsets in order: linear in the literal
     for begin, end in piece.spans:
         for escape in escapes.escapes_in(piece.text, piece.is_bytes, begin, end, piece.lookahead):
             if escape.kind in KEPT_BY_RAW:
                 continue
-            if literals.position(piece.start, piece.text, escape.offset) not in fixing:
+            if positions.at(escape.offset) not in fixing:
                 return False
     return True
 
