@@ -19,8 +19,10 @@ from __future__ import annotations
 
 import ast
 import re
+import sys
 import tokenize
 import warnings
+from bisect import bisect_right
 from typing import NamedTuple
 
 from flake8_escapes import apis, checks, escapes, invalid, literals, rules
@@ -36,6 +38,17 @@ SAFE = tuple(rule.code for rule in rules.RULES if rule.fix == rules.SAFE)
 UNSAFE = tuple(rule.code for rule in rules.RULES if rule.fix == rules.UNSAFE)
 #: Escapes whose backslash stays in the value: a raw literal spells them alike.
 KEPT_BY_RAW = frozenset({escapes.INVALID, escapes.STR_ONLY_IN_BYTES})
+
+#: f- and t-string nodes, and their fields (TemplateStr, Interpolation: 3.14+).
+FORMATTED = tuple(getattr(ast, name) for name in ('JoinedStr', 'TemplateStr') if hasattr(ast, name))
+FIELDS = tuple(getattr(ast, name) for name in ('FormattedValue', 'Interpolation') if hasattr(ast, name))
+INTERPOLATION = tuple(getattr(ast, name) for name in ('Interpolation',) if hasattr(ast, name))
+#: Where the AST places an f-string's parts (3.12+): a field's text can hold a
+#: literal of its own.  Before 3.12 an f-string is one token, every part of it
+#: is placed at the whole f-string, and a field cannot hold a backslash.
+FIELDS_PLACED = sys.version_info >= (3, 12)
+#: A quote after an f or t prefix: a file without it has no field to look at.
+FORMATTED_PREFIX = re.compile(r'(?<![\w])[rRbB]?[fFtT][rRbB]?[\'"]')
 
 #: The reports to fix in each piece, by the piece's start (a piece's own hash
 #: reads its whole text and spans: one long f-string would cost a pass per report).
@@ -271,6 +284,70 @@ def units(by_piece: Planned, context: Context) -> list[Unit]:
         if not all(code in SAFE for code, _ in items):
             found[start] = unit._replace(safe=False)
     return list(found.values())
+
+
+# Fields whose text is a value ----------------------------------------------
+
+def text_fields(tree: ast.AST) -> list[tuple[ast.expr, ast.Constant | None]]:
+    """The fields whose text is part of a value, each with the Constant that
+    holds its debug text: an f-string field with a ``=`` (its debug text is
+    the Constant before it, whose place reaches into the field's) and every
+    t-string field (its Interpolation's ``str``; with ``=``, a debug text too).
+    Only from 3.12 on (``FIELDS_PLACED``)."""
+    found: list[tuple[ast.expr, ast.Constant | None]] = []
+    if not FIELDS_PLACED:
+        return found
+    for node in ast.walk(tree):
+        if not isinstance(node, FORMATTED):
+            continue
+        before = None
+        for value in node.values:  # type: ignore[attr-defined]
+            if isinstance(value, FIELDS):
+                debug = before if isinstance(before, ast.Constant) and _reaches(before, value) else None
+                if debug is not None or isinstance(value, INTERPOLATION):
+                    found.append((value, debug))
+            before = value
+    return found
+
+
+def _reaches(text: ast.Constant, field: ast.expr) -> bool:
+    """Does ``text`` end inside ``field`` (so that it holds the field's debug text)?"""
+    return (text.end_lineno or 0, text.end_col_offset or 0) > (field.lineno, field.col_offset)
+
+
+def in_text_fields(found: list[Unit], context: Context) -> tuple[list[Unit], list[Unit]]:
+    """``found`` split into the units outside the fields whose text is part of
+    a value (``text_fields``: an f-string's ``{...=}``, a t-string's field) and
+    those inside, whose fix would change that text, safe or not."""
+    if not FIELDS_PLACED or not FORMATTED_PREFIX.search(context.text):
+        return found, []
+    nested = nested_starts(context.tokens)
+    if not any(unit.start in nested for unit in found):
+        return found, []
+    spans = _outermost(sorted(((field.lineno, field.col_offset), (field.end_lineno or 0, field.end_col_offset or 0))
+                              for field, _ in text_fields(context.tree)))
+    starts = [start for start, _ in spans]
+    inside: list[Unit] = []
+    for unit in found:
+        if unit.start in nested:
+            line, col = unit.start
+            at = (line, len(context.lines[line - 1][:col].encode('utf-8')))  # the AST counts utf-8 bytes
+            index = bisect_right(starts, at) - 1
+            if index >= 0 and at < spans[index][1]:
+                inside.append(unit)
+    ids = {id(unit) for unit in inside}
+    return [unit for unit in found if id(unit) not in ids], inside
+
+
+def _outermost(spans: list[Span]) -> list[Span]:
+    """Sorted spans with those inside another merged into it."""
+    merged: list[Span] = []
+    for start, end in spans:
+        if merged and start < merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(end, merged[-1][1]))
+        else:
+            merged.append((start, end))
+    return merged
 
 
 def fixed_codes(unit: Unit) -> list[str]:

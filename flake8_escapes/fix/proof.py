@@ -308,6 +308,60 @@ def module_kept(
     return [unit for unit in chosen if unit.start not in gone], left_alone(dropped, TEXT_IN_VALUE), None
 
 
+def fields_kept(
+    chosen: list[plan.Unit], after: ast.AST | None, context: plan.Context,
+) -> tuple[list[plan.Unit], list[LeftAlone], ast.AST | None]:
+    """The units kept when no text of a field that is part of a value changes
+    (``field_texts``: f-strings' ``=`` debug texts, t-strings' fields), safe
+    or unsafe: the planner leaves such literals alone, and this proves it on
+    the whole module.  The fixes left alone, and the AST of the fixed text
+    (None when some were dropped)."""
+    if not chosen or not plan.FIELDS_PLACED or not plan.FORMATTED_PREFIX.search(context.text):
+        return chosen, [], after
+    before = field_texts(context.tree, context.lines)
+    text = apply(context.text, edits_of(chosen))
+    after = after or parsed(text)
+    if after is not None and field_texts(after, _lines(text)) == before:
+        return chosen, [], after
+    nested = plan.nested_starts(context.tokens)
+    kept = [unit for unit in chosen if unit.start not in nested]
+    text = apply(context.text, edits_of(kept))
+    tree = parsed(text)
+    if tree is None or field_texts(tree, _lines(text)) != before:
+        kept = []
+    ids = {id(unit) for unit in kept}
+    return kept, left_alone([unit for unit in chosen if id(unit) not in ids], TEXT_IN_VALUE), None
+
+
+def field_texts(tree: ast.AST, lines: list[str]) -> list[str]:
+    """What the module's AST holds of the text of its fields (3.12+): each
+    f- or t-string ``=`` field's debug text, as its source from the ``{`` to
+    the end of the Constant that holds it, and each t-string
+    Interpolation's ``str``."""
+    texts = []
+    for field, debug in plan.text_fields(tree):
+        if debug is not None:
+            texts.append(_segment(lines, (field.lineno, field.col_offset),
+                                  (debug.end_lineno or 0, debug.end_col_offset or 0)))
+        if isinstance(field, plan.INTERPOLATION):
+            texts.append(field.str)
+    return texts
+
+
+def _segment(lines: list[str], start: tuple[int, int], end: tuple[int, int]) -> str:
+    """The text from ``start`` to ``end``, columns in utf-8 bytes (as the AST counts them)."""
+    rows = [line.encode('utf-8') for line in lines[start[0] - 1:end[0]]]
+    if not rows:
+        return ''
+    rows[-1] = rows[-1][:end[1]]
+    rows[0] = rows[0][start[1]:]
+    return b''.join(rows).decode('utf-8', 'replace')
+
+
+def _lines(text: str) -> list[str]:
+    return io.StringIO(text, newline='').readlines()
+
+
 def edits_of(units: list[plan.Unit]) -> list[Edit]:
     """The edits of ``units``, in order."""
     return [edit for unit in units for edit in unit.edits]

@@ -1,0 +1,90 @@
+"""The fixer under attack, round four (issue 34): one test per item, each named after it.
+
+Expected values are CPython's: what a fixed f-string or t-string shows is
+evaluated by the running CPython, before and after the fix.
+"""
+from __future__ import annotations
+
+import os
+import sys
+import warnings
+
+import pytest
+
+from flake8_escapes import cli, fix
+from flake8_escapes.fix import plan, proof
+from helpers import results
+
+SAFE = set(fix.SAFE)
+ALL = set(fix.SAFE + fix.UNSAFE)
+
+
+def shown(source: str) -> object:
+    """What CPython makes of ``x``'s f-string (its text, debug texts included)
+    or t-string (each interpolation's expression and value)."""
+    space: dict[str, object] = {'y': 1}
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')  # the escapes being fixed warn
+        exec(compile(source, '<test>', 'exec'), space)
+    value = space['x']
+    if isinstance(value, str):
+        return value
+    return [(item.expression, item.value) for item in value.interpolations]  # type: ignore[attr-defined]
+
+
+# 2. --unsafe leaves a literal in an f-string's {...=} field or a t-string's field alone ----
+
+IN_TEXT_FIELDS = [
+    # the debug text shows the literal as written: r"$\theta$" would show instead
+    ("x = f'{\"$\\theta$\"=}'\n", (3, 12)),
+    ("x = f'{\"C:\\temp\\new.txt\"=}'\n", (3, 12)),
+    ("x = f'{\"$\\theta$\" = !r:>20}'\n", (3, 12)),
+    ("x = f'''{\n\"$\\theta$\"\n=}'''\n", (3, 12)),
+    ("x = f'\u00e9{\"$\\theta$\"=}'\n", (3, 12)),        # the AST counts utf-8 bytes
+    ("x = f'{f\"{y}$\\theta$\"=}'\n", (3, 12)),         # a nested f-string
+    ("x = f'\\d{\"$\\theta$\"=}'\n", (3, 12)),           # the f-string's own text is still fixed
+    # a t-string interpolation's expression is the field's text
+    ("x = t'{\"$\\theta$\"}'\n", (3, 14)),
+    ("x = t'{\"$\\theta$\"=}'\n", (3, 14)),
+]
+
+
+@pytest.mark.parametrize('source, since', IN_TEXT_FIELDS)
+def test_item2_unsafe_fix_keeps_debug_texts_and_t_string_fields(source, since):
+    if sys.version_info < since:
+        pytest.skip('a backslash in a field: 3.12+; t-strings: 3.14+')
+    unsafe = {line.split()[1] for line in results(source)} & set(fix.UNSAFE)
+    assert unsafe
+    result = fix.fix_text(source, ALL)
+    assert shown(result.text) == shown(source)
+    assert {item.code for item in result.left_alone if item.reason == proof.TEXT_IN_VALUE} == unsafe
+    assert fix.fix_text(result.text, ALL).text == result.text
+
+
+@pytest.mark.parametrize('source, since', IN_TEXT_FIELDS)
+def test_item2_the_whole_module_proof_catches_it_without_the_planner(source, since, monkeypatch):
+    """Even a planner that does not set such literals aside cannot write the change."""
+    if sys.version_info < since:
+        pytest.skip('a backslash in a field: 3.12+; t-strings: 3.14+')
+    monkeypatch.setattr(plan, 'in_text_fields', lambda found, context: (found, []), raising=False)
+    result = fix.fix_text(source, ALL)
+    assert shown(result.text) == shown(source)
+    assert proof.TEXT_IN_VALUE in {item.reason for item in result.left_alone}
+
+
+@pytest.mark.skipif(sys.version_info < (3, 12), reason='a backslash in a field: 3.12+')
+def test_item2_a_field_without_equals_is_still_fixed():
+    source = "x = f'{\"$\\theta$\"}' + f'{\"$\\theta$\"=}'\n"
+    result = fix.fix_text(source, ALL)
+    assert result.text == "x = f'{r\"$\\theta$\"}' + f'{\"$\\theta$\"=}'\n"
+    assert shown(result.text) == '$\\theta$' + shown("x = f'{\"$\\theta$\"=}'\n")
+
+
+@pytest.mark.skipif(sys.version_info < (3, 12), reason='a backslash in a field: 3.12+')
+def test_item2_said_on_stderr(tmp_path, capsys):
+    path = tmp_path / 'a.py'
+    path.write_text("x = f'{\"$\\theta$\"=}'\n")
+    assert cli.main(['fix', '--unsafe', '--isolated', str(path)]) == 0
+    assert path.read_text() == "x = f'{\"$\\theta$\"=}'\n"
+    err = capsys.readouterr().err
+    assert f"{path}:1:10: ESC601 left alone: {proof.TEXT_IN_VALUE}\n" in err
