@@ -88,3 +88,28 @@ def test_item2_said_on_stderr(tmp_path, capsys):
     assert path.read_text() == "x = f'{\"$\\theta$\"=}'\n"
     err = capsys.readouterr().err
     assert f"{path}:1:10: ESC601 left alone: {proof.TEXT_IN_VALUE}\n" in err
+
+
+# 10. A report whose fix was refused stays visible after the run -----------------
+
+@pytest.mark.parametrize('source', [
+    # text that reads like a regex: raw, the pattern does not compile ('(' is not closed); the
+    # ESC301 fixes alone ('\\w', '\\d') would make it read as data, and its ESC401 would go unseen
+    'x = "(\\w+)\\1 \\d("\n',
+    "x = '(\\d+)-\\1 \\w['\n",
+    # a pattern by its call: the safe fixes keep it a pattern, so they are still made
+    'import re\nx = re.compile("(\\w+)\\1\\q(")\n',
+])
+def test_item10_a_refused_report_stays_visible(source):
+    before = results(source)
+    refused = {line for line in before if 'ESC401' in line}
+    assert refused
+    result = fix.fix_text(source, ALL)
+    after = results(result.text)
+    # still reported, where the last round said it was left alone (the places of the fixed text)
+    assert {line for line in after if 'ESC401' in line} == {
+        f'{item.line}:{item.col + 1} {item.code}' for item in result.left_alone if item.code == 'ESC401'}
+    assert len({line for line in after if 'ESC401' in line}) == len(refused)
+    # each report of the literal is either fixed or still reported
+    assert len(after) + len(result.fixed) == len(before)
+    assert fix.fix_text(result.text, ALL).text == result.text

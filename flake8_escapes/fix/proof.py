@@ -240,17 +240,23 @@ def _refusal(unit: plan.Unit, new: str, before: object, after: object, regex: Re
     return None
 
 
-def proved(units: list[plan.Unit], context: plan.Context) -> tuple[list[plan.Unit], list[LeftAlone]]:
-    """The units whose fix is proved literal by literal, and the fixes left
-    alone; a literal whose unsafe fix is refused still gets its safe fixes."""
+def proved(
+    units: list[plan.Unit], context: plan.Context,
+) -> tuple[list[plan.Unit], list[LeftAlone], list[plan.Left]]:
+    """The units whose fix is proved literal by literal, the fixes left
+    alone, and the reports of codes not in ``rules.SAFE`` whose fix was
+    refused; a literal whose unsafe fix is refused still gets its safe fixes
+    (unless they hide such a report: ``reports_kept``)."""
     chosen, left, refused = checked(units, context)
+    kept_visible = [plan.Left(code, found.line, found.col)
+                    for unit in refused for code, found in unit.items if code not in plan.SAFE]
     safe_only = plan.safe_part(refused)
     if safe_only:
         more, _, _ = checked(plan.units(safe_only, context), context)
         chosen.extend(more)
         done = {(f.line, f.col) for unit in more for _, f in unit.items}
         left = [item for item in left if (item.line, item.col) not in done]
-    return chosen, left
+    return chosen, left, kept_visible
 
 
 def module_parses(
@@ -374,14 +380,18 @@ def _same(before: ast.AST, after: ast.AST | None) -> bool:
 
 def reports_kept(
     chosen: list[plan.Unit], after: ast.AST | None, context: plan.Context, unsafe: list[plan.Left],
+    refused: list[plan.Left],
 ) -> tuple[list[plan.Unit], list[LeftAlone], ast.AST | None]:
     """The units kept when a safe fix must not hide a report it does not fix
     (doubling a backslash can turn ``'(\\w+)\\1'`` into text that no longer
-    reads like a regex, though its value, and its ``\\1``, did not change), the
-    fixes left alone (for ``--unsafe``), and the AST of the fixed text.
+    reads like a regex, though its value, and its ``\\1``, did not change):
+    neither one of a code not being fixed (``unsafe``: for ``--unsafe``) nor
+    one whose own fix was refused (``refused``: it stays for a person); the
+    fixes left alone, and the AST of the fixed text.
 
     The fixed text is checked again only when a safe fix stands in a literal
     that holds such a report."""
+    unsafe = unsafe + refused
     places = sorted((report.line, report.col) for report in unsafe)
     suspects = [unit for unit in chosen if unit.safe and _holds(unit, places)]
     if not suspects:
@@ -391,7 +401,9 @@ def reports_kept(
         return chosen, [], after
     dropped = [unit for unit in suspects
                if _holds(unit, sorted((r.line, r.col) for r in unsafe if r.code in codes))]
-    reason = f"{HIDES}{', '.join(sorted(codes))} without fixing it: that is for --unsafe"
+    for_unsafe = codes & {report.code for report in unsafe[:len(unsafe) - len(refused)]}
+    reason = f"{HIDES}{', '.join(sorted(codes))} without fixing it: " + (
+        'that is for --unsafe' if for_unsafe else 'its own fix was left alone')
     gone = {unit.start for unit in dropped}
     return [unit for unit in chosen if unit.start not in gone], left_alone(dropped, reason), None
 
