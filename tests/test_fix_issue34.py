@@ -113,3 +113,43 @@ def test_item10_a_refused_report_stays_visible(source):
     # each report of the literal is either fixed or still reported
     assert len(after) + len(result.fixed) == len(before)
     assert fix.fix_text(result.text, ALL).text == result.text
+
+
+# 13. A symlink in a tree does not lead the fixer out of it ---------------------
+
+@pytest.mark.skipif(not hasattr(os, 'symlink') or sys.platform == 'win32', reason='symlinks')
+def test_item13_a_symlink_out_of_the_tree_is_left_alone(tmp_path, capsys):
+    tree, outside = tmp_path / 'tree', tmp_path / 'outside'
+    tree.mkdir()
+    outside.mkdir()
+    target = outside / 'real.py'
+    target.write_text('x = "\\d"\n')
+    (tree / 'a.py').symlink_to(target)
+    (tree / 'b.py').write_text('y = "\\d"\n')
+    assert cli.main(['fix', '--isolated', str(tree)]) == 1  # b.py is fixed
+    assert target.read_text() == 'x = "\\d"\n'
+    assert (tree / 'b.py').read_text() == 'y = r"\\d"\n'
+    err = capsys.readouterr().err
+    assert err == (f'{tree / "a.py"}: left alone: it leads to {target}, outside the folders given '
+                   '(name it to fix it)\n')
+    # named on the command line, the symlink is followed
+    assert cli.main(['fix', '--isolated', str(tree / 'a.py')]) == 1
+    assert target.read_text() == 'x = r"\\d"\n'
+    assert (tree / 'a.py').is_symlink()
+
+
+@pytest.mark.skipif(not hasattr(os, 'symlink') or sys.platform == 'win32', reason='symlinks')
+def test_item13_a_symlink_inside_the_folders_given_is_fixed_once(tmp_path, capsys):
+    tree, other = tmp_path / 'tree', tmp_path / 'other'
+    tree.mkdir()
+    other.mkdir()
+    (other / 'real.py').write_text('x = "\\d"\n')
+    (tree / 'a.py').symlink_to(other / 'real.py')
+    (tree / 'b.py').symlink_to('c.py')
+    (tree / 'c.py').write_text('y = "\\d"\n')
+    assert cli.main(['fix', '--isolated', str(tree), str(other)]) == 1
+    out, err = capsys.readouterr()
+    assert err == ''
+    assert (other / 'real.py').read_text() == 'x = r"\\d"\n'
+    assert (tree / 'c.py').read_text() == 'y = r"\\d"\n'
+    assert out.count('fixed ESC301') == 2
