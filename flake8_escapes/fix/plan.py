@@ -300,10 +300,13 @@ def text_fields(tree: ast.AST) -> list[tuple[ast.expr, ast.Constant | None]]:
     for node in ast.walk(tree):
         if not isinstance(node, FORMATTED):
             continue
-        before = None
-        for value in node.values:  # type: ignore[attr-defined]
+        before: ast.expr | None = None
+        values: list[ast.expr] = getattr(node, 'values')  # JoinedStr's and TemplateStr's alike
+        for value in values:
             if isinstance(value, FIELDS):
-                debug = before if isinstance(before, ast.Constant) and _reaches(before, value) else None
+                debug: ast.Constant | None = None
+                if isinstance(before, ast.Constant) and _reaches(before, value):
+                    debug = before
                 if debug is not None or isinstance(value, INTERPOLATION):
                     found.append((value, debug))
             before = value
@@ -324,7 +327,8 @@ def in_text_fields(found: list[Unit], context: Context) -> tuple[list[Unit], lis
     nested = nested_starts(context.tokens)
     if not any(unit.start in nested for unit in found):
         return found, []
-    spans = _outermost(sorted(((field.lineno, field.col_offset), (field.end_lineno or 0, field.end_col_offset or 0))
+    spans = _outermost(sorted(((field.lineno, field.col_offset),
+                               (field.end_lineno or 0, field.end_col_offset or 0))
                               for field, _ in text_fields(context.tree)))
     starts = [start for start, _ in spans]
     inside: list[Unit] = []

@@ -374,8 +374,40 @@ def edits_of(units: list[plan.Unit]) -> list[Edit]:
 
 
 def _same(before: ast.AST, after: ast.AST | None) -> bool:
-    """Do two modules' ASTs say the same (positions aside)?"""
-    return after is not None and ast.dump(before) == ast.dump(after)
+    """Do two modules' ASTs say the same (positions aside)?  What ``ast.dump``
+    compares (node types, every field; a value with its type: ``1`` is not
+    ``1.0`` nor ``True``), node by node without writing the dumps out."""
+    if after is None:
+        return False
+    pairs: list[tuple[ast.AST, object]] = [(before, after)]
+    while pairs:
+        old, new = pairs.pop()
+        if type(old) is not type(new):
+            return False
+        for name in old._fields:
+            mine, theirs = getattr(old, name, None), getattr(new, name, None)
+            if isinstance(mine, list):
+                if type(theirs) is not list or len(mine) != len(theirs):
+                    return False
+                for item, other in zip(mine, theirs):
+                    if isinstance(item, ast.AST):
+                        pairs.append((item, other))
+                    elif not _equal(item, other):
+                        return False
+            elif isinstance(mine, ast.AST):
+                pairs.append((mine, theirs))
+            elif not _equal(mine, theirs):
+                return False
+    return True
+
+
+def _equal(mine: object, theirs: object) -> bool:
+    """Two field values alike, types included (``ast.dump`` compares their reprs)."""
+    if type(mine) is not type(theirs):
+        return False
+    if isinstance(mine, (float, complex)):  # nan is not nan, and -0.0 == 0.0
+        return repr(mine) == repr(theirs)
+    return mine == theirs
 
 
 def reports_kept(
