@@ -153,3 +153,52 @@ def test_item13_a_symlink_inside_the_folders_given_is_fixed_once(tmp_path, capsy
     assert (other / 'real.py').read_text() == 'x = r"\\d"\n'
     assert (tree / 'c.py').read_text() == 'y = r"\\d"\n'
     assert out.count('fixed ESC301') == 2
+
+
+# 4. --unsafe on one literal with many reported escapes: linear -------------------
+
+def test_item4_positions_in_one_literal_are_read_in_one_pass(monkeypatch):
+    """Whether a literal can become raw asks the place of each of its escapes:
+    read in order (``literals.Positions``), not counted again from the
+    literal's start for each, which made n escapes cost n times the literal's
+    length.  (``python tests/scaling.py --only 'one literal'`` times it.)"""
+    from flake8_escapes import literals
+    counted = []
+    position = literals.position
+
+    def from_the_start(start, text, offset):
+        counted.append(offset)
+        return position(start, text, offset)
+
+    source = "x = '" + 'saved to C:\\new.txt and ' * 200 + "'\n"
+    monkeypatch.setattr(literals, 'position', from_the_start)
+    assert fix.fix_text(source, ALL).text == 'x = r' + source[4:]
+    assert len(counted) < 10  # a few (the literal's end), not one per escape
+
+
+# 15. The fixer on a big file: the collector does not walk its objects again and again --
+
+def test_item15_the_collector_is_paused_while_a_file_is_fixed(monkeypatch):
+    import gc
+    seen = []
+    tokens_of = plan.tokens_of
+
+    def watched(lines):
+        seen.append(gc.isenabled())
+        return tokens_of(lines)
+
+    monkeypatch.setattr(plan, 'tokens_of', watched)
+    assert gc.isenabled()
+    assert fix.fix_text("x = '\\d'\n", SAFE).text == "x = r'\\d'\n"
+    assert fix.fix_bytes(b"x = '\\d'\n", SAFE).data == b"x = r'\\d'\n"
+    assert seen and not any(seen)
+    assert gc.isenabled()  # on again after the run
+    with pytest.raises(SyntaxError):
+        fix.fix_text("x = ('\\d'\n", SAFE)
+    assert gc.isenabled()  # and after an error
+    gc.disable()
+    try:
+        fix.fix_text("x = '\\d'\n", SAFE)
+        assert not gc.isenabled()  # a caller's choice is kept
+    finally:
+        gc.enable()
