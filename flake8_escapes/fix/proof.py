@@ -435,7 +435,7 @@ def reports_kept(
                if _holds(unit, sorted((r.line, r.col) for r in unsafe if r.code in codes))]
     for_unsafe = codes & {report.code for report in unsafe[:len(unsafe) - len(refused)]}
     reason = f"{HIDES}{', '.join(sorted(codes))} without fixing it: " + (
-        'that is for --unsafe' if for_unsafe else 'its own fix was left alone')
+        'that is for --unsafe' if for_unsafe else 'its own fix was left alone, so it stays reported')
     gone = {unit.start for unit in dropped}
     return [unit for unit in chosen if unit.start not in gone], left_alone(dropped, reason), None
 
