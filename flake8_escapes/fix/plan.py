@@ -47,8 +47,6 @@ INTERPOLATION = tuple(getattr(ast, name) for name in ('Interpolation',) if hasat
 #: literal of its own.  Before 3.12 an f-string is one token, every part of it
 #: is placed at the whole f-string, and a field cannot hold a backslash.
 FIELDS_PLACED = sys.version_info >= (3, 12)
-#: A quote after an f or t prefix: a file without it has no field to look at.
-FORMATTED_PREFIX = re.compile(r'(?<![\w])[rRbB]?[fFtT][rRbB]?[\'"]')
 
 #: The reports to fix in each piece, by the piece's start (a piece's own hash
 #: reads its whole text and spans: one long f-string would cost a pass per report).
@@ -313,6 +311,25 @@ def text_fields(tree: ast.AST) -> list[tuple[ast.expr, ast.Constant | None]]:
     return found
 
 
+def has_text_fields(tokens: list[tokenize.TokenInfo]) -> bool:
+    """Can the module hold a field whose text is part of a value: a t-string,
+    or an ``=`` that stands in an f-string's field (a debug text, or a keyword
+    argument there)?  The edits never write an ``=`` nor a t-string."""
+    if not FIELDS_PLACED:
+        return False
+    depth = 0
+    for kind, text, _, _, _ in tokens:
+        if kind == literals.TSTRING_START:
+            return True
+        if kind == literals.FSTRING_START:
+            depth += 1
+        elif kind in literals.END_TYPES:
+            depth -= 1
+        elif depth and kind == tokenize.OP and text == '=':
+            return True
+    return False
+
+
 def _reaches(text: ast.Constant, field: ast.expr) -> bool:
     """Does ``text`` end inside ``field`` (so that it holds the field's debug text)?"""
     return (text.end_lineno or 0, text.end_col_offset or 0) > (field.lineno, field.col_offset)
@@ -322,7 +339,7 @@ def in_text_fields(found: list[Unit], context: Context) -> tuple[list[Unit], lis
     """``found`` split into the units outside the fields whose text is part of
     a value (``text_fields``: an f-string's ``{...=}``, a t-string's field) and
     those inside, whose fix would change that text, safe or not."""
-    if not FIELDS_PLACED or not FORMATTED_PREFIX.search(context.text):
+    if not found or not has_text_fields(context.tokens):
         return found, []
     nested = nested_starts(context.tokens)
     if not any(unit.start in nested for unit in found):

@@ -322,7 +322,7 @@ def fields_kept(
     or unsafe: the planner leaves such literals alone, and this proves it on
     the whole module.  The fixes left alone, and the AST of the fixed text
     (None when some were dropped)."""
-    if not chosen or not plan.FIELDS_PLACED or not plan.FORMATTED_PREFIX.search(context.text):
+    if not chosen or not plan.has_text_fields(context.tokens):
         return chosen, [], after
     before = field_texts(context.tree, context.lines)
     text = apply(context.text, edits_of(chosen))
