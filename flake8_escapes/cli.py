@@ -135,14 +135,20 @@ def unified_diff(path: str, before: bytes, after: bytes) -> bytes:
 
 def _files(settings: config.Config, paths: list[str]) -> Iterator[str]:
     """The files flake8 would check under ``paths``, each once (a path given
-    twice, or through a symlink, is fixed once)."""
+    twice, or through a symlink, is fixed once); a file found in a folder
+    whose real path is outside every folder given (a symlink out of the tree)
+    is left alone, with one line, unless it is named itself."""
     seen = set()
+    folders = [os.path.join(os.path.realpath(path), '') for path in paths if os.path.isdir(path)]
     for given in paths:
         count = 0
         for name in settings.files([given]):
             count += 1
             key = os.path.realpath(name) if name != '-' else name
-            if key not in seen:
+            if name != given and not key.startswith(tuple(folders)):
+                say(f'{shown(name)}: left alone: it leads to {shown(key)}, outside the folders given '
+                    '(name it to fix it)', sys.stderr)
+            elif key not in seen:
                 seen.add(key)
                 yield name
         if not count and os.path.isdir(given):

@@ -85,11 +85,18 @@ def paths_in_one_text(n: int) -> str:
     return 'x = """\n' + 'see C:\\new.txt\n' * n + '"""\n'
 
 
+def paths_in_one_literal(n: int) -> str:
+    # --unsafe: whether the literal can become raw asks each reported escape's position (issue 34 item 4).
+    return "x = '" + 'saved to C:\\new.txt and ' * n + "'\n"
+
+
 SAFE = set(fix.SAFE)
 ALL = set(fix.SAFE + fix.UNSAFE)
 
 DIMENSIONS = [
     Dimension('literals per file', 1000, literals_per_file),
+    # (issue 34 item 15: the fixer's memory grows with the file; 20,000 is where it showed)
+    Dimension('literals per file, fix', 20000, literals_per_file, SAFE),
     Dimension('escapes per literal', 1000, escapes_per_literal),
     Dimension('regex calls per file', 500, regex_calls_per_file),
     Dimension('\\b per pattern', 200, backspaces_per_pattern),
@@ -100,6 +107,7 @@ DIMENSIONS = [
     Dimension('f-strings per file', 1000, fstrings_per_file),
     Dimension('replacement pieces, fix --unsafe', 300, replacement_pieces_per_file, ALL),
     Dimension('paths in one text', 1000, paths_in_one_text),
+    Dimension('paths in one literal, fix --unsafe', 1000, paths_in_one_literal, ALL),
 ]
 
 

@@ -19,8 +19,10 @@ from __future__ import annotations
 
 import ast
 import re
+import sys
 import tokenize
 import warnings
+from bisect import bisect_right
 from typing import NamedTuple
 
 from flake8_escapes import apis, checks, escapes, invalid, literals, rules
@@ -36,6 +38,15 @@ SAFE = tuple(rule.code for rule in rules.RULES if rule.fix == rules.SAFE)
 UNSAFE = tuple(rule.code for rule in rules.RULES if rule.fix == rules.UNSAFE)
 #: Escapes whose backslash stays in the value: a raw literal spells them alike.
 KEPT_BY_RAW = frozenset({escapes.INVALID, escapes.STR_ONLY_IN_BYTES})
+
+#: f- and t-string nodes, and their fields (TemplateStr, Interpolation: 3.14+).
+FORMATTED = tuple(getattr(ast, name) for name in ('JoinedStr', 'TemplateStr') if hasattr(ast, name))
+FIELDS = tuple(getattr(ast, name) for name in ('FormattedValue', 'Interpolation') if hasattr(ast, name))
+INTERPOLATION = tuple(getattr(ast, name) for name in ('Interpolation',) if hasattr(ast, name))
+#: Where the AST places an f-string's parts (3.12+): a field's text can hold a
+#: literal of its own.  Before 3.12 an f-string is one token, every part of it
+#: is placed at the whole f-string, and a field cannot hold a backslash.
+FIELDS_PLACED = sys.version_info >= (3, 12)
 
 #: The reports to fix in each piece, by the piece's start (a piece's own hash
 #: reads its whole text and spans: one long f-string would cost a pass per report).
@@ -172,11 +183,12 @@ def _can_be_raw(piece: literals.Piece, fixing: set[tuple[int, int]], codes: set[
     prefix = literals.split_prefix(piece.text)[0]
     if set(prefix) & set('uft') or 'ESC303' in codes:
         return False  # no 'ur' in Python 3; f-strings are doubled; \777 is respelled
+    positions = literals.Positions(piece.start, piece.text)  # offsets in order: linear in the literal
     for begin, end in piece.spans:
         for escape in escapes.escapes_in(piece.text, piece.is_bytes, begin, end, piece.lookahead):
             if escape.kind in KEPT_BY_RAW:
                 continue
-            if literals.position(piece.start, piece.text, escape.offset) not in fixing:
+            if positions.at(escape.offset) not in fixing:
                 return False
     return True
 
@@ -270,6 +282,93 @@ def units(by_piece: Planned, context: Context) -> list[Unit]:
         if not all(code in SAFE for code, _ in items):
             found[start] = unit._replace(safe=False)
     return list(found.values())
+
+
+# Fields whose text is a value ----------------------------------------------
+
+def text_fields(tree: ast.AST) -> list[tuple[ast.expr, ast.Constant | None]]:
+    """The fields whose text is part of a value, each with the Constant that
+    holds its debug text: an f-string field with a ``=`` (its debug text is
+    the Constant before it, whose place reaches into the field's) and every
+    t-string field (its Interpolation's ``str``; with ``=``, a debug text too).
+    Only from 3.12 on (``FIELDS_PLACED``)."""
+    found: list[tuple[ast.expr, ast.Constant | None]] = []
+    if not FIELDS_PLACED:
+        return found
+    for node in ast.walk(tree):
+        if not isinstance(node, FORMATTED):
+            continue
+        before: ast.expr | None = None
+        values: list[ast.expr] = getattr(node, 'values')  # JoinedStr's and TemplateStr's alike
+        for value in values:
+            if isinstance(value, FIELDS):
+                debug: ast.Constant | None = None
+                if isinstance(before, ast.Constant) and _reaches(before, value):
+                    debug = before
+                if debug is not None or isinstance(value, INTERPOLATION):
+                    found.append((value, debug))
+            before = value
+    return found
+
+
+def has_text_fields(tokens: list[tokenize.TokenInfo]) -> bool:
+    """Can the module hold a field whose text is part of a value: a t-string,
+    or an ``=`` that stands in an f-string's field (a debug text, or a keyword
+    argument there)?  The edits never write an ``=`` nor a t-string."""
+    if not FIELDS_PLACED:
+        return False
+    depth = 0
+    for kind, text, _, _, _ in tokens:
+        if kind == literals.TSTRING_START:
+            return True
+        if kind == literals.FSTRING_START:
+            depth += 1
+        elif kind in literals.END_TYPES:
+            depth -= 1
+        elif depth and kind == tokenize.OP and text == '=':
+            return True
+    return False
+
+
+def _reaches(text: ast.Constant, field: ast.expr) -> bool:
+    """Does ``text`` end inside ``field`` (so that it holds the field's debug text)?"""
+    return (text.end_lineno or 0, text.end_col_offset or 0) > (field.lineno, field.col_offset)
+
+
+def in_text_fields(found: list[Unit], context: Context) -> tuple[list[Unit], list[Unit]]:
+    """``found`` split into the units outside the fields whose text is part of
+    a value (``text_fields``: an f-string's ``{...=}``, a t-string's field) and
+    those inside, whose fix would change that text, safe or not."""
+    if not found or not has_text_fields(context.tokens):
+        return found, []
+    nested = nested_starts(context.tokens)
+    if not any(unit.start in nested for unit in found):
+        return found, []
+    spans = _outermost(sorted(((field.lineno, field.col_offset),
+                               (field.end_lineno or 0, field.end_col_offset or 0))
+                              for field, _ in text_fields(context.tree)))
+    starts = [start for start, _ in spans]
+    inside: list[Unit] = []
+    for unit in found:
+        if unit.start in nested:
+            line, col = unit.start
+            at = (line, len(context.lines[line - 1][:col].encode('utf-8')))  # the AST counts utf-8 bytes
+            index = bisect_right(starts, at) - 1
+            if index >= 0 and at < spans[index][1]:
+                inside.append(unit)
+    ids = {id(unit) for unit in inside}
+    return [unit for unit in found if id(unit) not in ids], inside
+
+
+def _outermost(spans: list[Span]) -> list[Span]:
+    """Sorted spans with those inside another merged into it."""
+    merged: list[Span] = []
+    for start, end in spans:
+        if merged and start < merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(end, merged[-1][1]))
+        else:
+            merged.append((start, end))
+    return merged
 
 
 def fixed_codes(unit: Unit) -> list[str]:

@@ -240,17 +240,23 @@ def _refusal(unit: plan.Unit, new: str, before: object, after: object, regex: Re
     return None
 
 
-def proved(units: list[plan.Unit], context: plan.Context) -> tuple[list[plan.Unit], list[LeftAlone]]:
-    """The units whose fix is proved literal by literal, and the fixes left
-    alone; a literal whose unsafe fix is refused still gets its safe fixes."""
+def proved(
+    units: list[plan.Unit], context: plan.Context,
+) -> tuple[list[plan.Unit], list[LeftAlone], list[plan.Left]]:
+    """The units whose fix is proved literal by literal, the fixes left
+    alone, and the reports of codes not in ``rules.SAFE`` whose fix was
+    refused; a literal whose unsafe fix is refused still gets its safe fixes
+    (unless they hide such a report: ``reports_kept``)."""
     chosen, left, refused = checked(units, context)
+    kept_visible = [plan.Left(code, found.line, found.col)
+                    for unit in refused for code, found in unit.items if code not in plan.SAFE]
     safe_only = plan.safe_part(refused)
     if safe_only:
         more, _, _ = checked(plan.units(safe_only, context), context)
         chosen.extend(more)
         done = {(f.line, f.col) for unit in more for _, f in unit.items}
         left = [item for item in left if (item.line, item.col) not in done]
-    return chosen, left
+    return chosen, left, kept_visible
 
 
 def module_parses(
@@ -308,26 +314,116 @@ def module_kept(
     return [unit for unit in chosen if unit.start not in gone], left_alone(dropped, TEXT_IN_VALUE), None
 
 
+def fields_kept(
+    chosen: list[plan.Unit], after: ast.AST | None, context: plan.Context,
+) -> tuple[list[plan.Unit], list[LeftAlone], ast.AST | None]:
+    """The units kept when no text of a field that is part of a value changes
+    (``field_texts``: f-strings' ``=`` debug texts, t-strings' fields), safe
+    or unsafe: the planner leaves such literals alone, and this proves it on
+    the whole module.  The fixes left alone, and the AST of the fixed text
+    (None when some were dropped)."""
+    if not chosen or not plan.has_text_fields(context.tokens):
+        return chosen, [], after
+    before = field_texts(context.tree, context.lines)
+    text = apply(context.text, edits_of(chosen))
+    after = after or parsed(text)
+    if after is not None and field_texts(after, _lines(text)) == before:
+        return chosen, [], after
+    nested = plan.nested_starts(context.tokens)
+    kept = [unit for unit in chosen if unit.start not in nested]
+    text = apply(context.text, edits_of(kept))
+    tree = parsed(text)
+    if tree is None or field_texts(tree, _lines(text)) != before:
+        kept = []
+    ids = {id(unit) for unit in kept}
+    return kept, left_alone([unit for unit in chosen if id(unit) not in ids], TEXT_IN_VALUE), None
+
+
+def field_texts(tree: ast.AST, lines: list[str]) -> list[str]:
+    """What the module's AST holds of the text of its fields (3.12+): each
+    f- or t-string ``=`` field's debug text, as its source from the ``{`` to
+    the end of the Constant that holds it, and each t-string
+    Interpolation's ``str``."""
+    texts = []
+    for field, debug in plan.text_fields(tree):
+        if debug is not None:
+            texts.append(_segment(lines, (field.lineno, field.col_offset),
+                                  (debug.end_lineno or 0, debug.end_col_offset or 0)))
+        if isinstance(field, plan.INTERPOLATION):
+            texts.append(field.str)
+    return texts
+
+
+def _segment(lines: list[str], start: tuple[int, int], end: tuple[int, int]) -> str:
+    """The text from ``start`` to ``end``, columns in utf-8 bytes (as the AST counts them)."""
+    rows = [line.encode('utf-8') for line in lines[start[0] - 1:end[0]]]
+    if not rows:
+        return ''
+    rows[-1] = rows[-1][:end[1]]
+    rows[0] = rows[0][start[1]:]
+    return b''.join(rows).decode('utf-8', 'replace')
+
+
+def _lines(text: str) -> list[str]:
+    return io.StringIO(text, newline='').readlines()
+
+
 def edits_of(units: list[plan.Unit]) -> list[Edit]:
     """The edits of ``units``, in order."""
     return [edit for unit in units for edit in unit.edits]
 
 
 def _same(before: ast.AST, after: ast.AST | None) -> bool:
-    """Do two modules' ASTs say the same (positions aside)?"""
-    return after is not None and ast.dump(before) == ast.dump(after)
+    """Do two modules' ASTs say the same (positions aside)?  What ``ast.dump``
+    compares (node types, every field; a value with its type: ``1`` is not
+    ``1.0`` nor ``True``), node by node without writing the dumps out."""
+    if after is None:
+        return False
+    pairs: list[tuple[ast.AST, object]] = [(before, after)]
+    while pairs:
+        old, new = pairs.pop()
+        if type(old) is not type(new):
+            return False
+        for name in old._fields:
+            mine, theirs = getattr(old, name, None), getattr(new, name, None)
+            if isinstance(mine, list):
+                if type(theirs) is not list or len(mine) != len(theirs):
+                    return False
+                for item, other in zip(mine, theirs):
+                    if isinstance(item, ast.AST):
+                        pairs.append((item, other))
+                    elif not _equal(item, other):
+                        return False
+            elif isinstance(mine, ast.AST):
+                pairs.append((mine, theirs))
+            elif not _equal(mine, theirs):
+                return False
+    return True
+
+
+def _equal(mine: object, theirs: object) -> bool:
+    """Two field values alike, types included (``ast.dump`` compares their reprs)."""
+    if type(mine) is not type(theirs):
+        return False
+    if isinstance(mine, (float, complex)):  # nan is not nan, and -0.0 == 0.0
+        return repr(mine) == repr(theirs)
+    return mine == theirs
 
 
 def reports_kept(
     chosen: list[plan.Unit], after: ast.AST | None, context: plan.Context, unsafe: list[plan.Left],
+    refused: list[plan.Left],
 ) -> tuple[list[plan.Unit], list[LeftAlone], ast.AST | None]:
     """The units kept when a safe fix must not hide a report it does not fix
     (doubling a backslash can turn ``'(\\w+)\\1'`` into text that no longer
-    reads like a regex, though its value, and its ``\\1``, did not change), the
-    fixes left alone (for ``--unsafe``), and the AST of the fixed text.
+    reads like a regex, though its value, and its ``\\1``, did not change):
+    neither one of a code not being fixed (``unsafe``: for ``--unsafe``) nor
+    one whose own fix was refused (``refused``: it stays for a person); the
+    fixes left alone, and the AST of the fixed text.
 
     The fixed text is checked again only when a safe fix stands in a literal
     that holds such a report."""
+    unsafe = unsafe + refused
     places = sorted((report.line, report.col) for report in unsafe)
     suspects = [unit for unit in chosen if unit.safe and _holds(unit, places)]
     if not suspects:
@@ -337,7 +433,9 @@ def reports_kept(
         return chosen, [], after
     dropped = [unit for unit in suspects
                if _holds(unit, sorted((r.line, r.col) for r in unsafe if r.code in codes))]
-    reason = f"{HIDES}{', '.join(sorted(codes))} without fixing it: that is for --unsafe"
+    for_unsafe = codes & {report.code for report in unsafe[:len(unsafe) - len(refused)]}
+    reason = f"{HIDES}{', '.join(sorted(codes))} without fixing it: " + (
+        'that is for --unsafe' if for_unsafe else 'its own fix was left alone, so it stays reported')
     gone = {unit.start for unit in dropped}
     return [unit for unit in chosen if unit.start not in gone], left_alone(dropped, reason), None
 
