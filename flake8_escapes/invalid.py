@@ -1,10 +1,10 @@
-"""ESC3xx: the escapes the compiler warns about, every one of them."""
+"""ESC3xx: the escapes the compiler warns about or refuses, every one of them."""
 from __future__ import annotations
 
-from typing import Iterable, Iterator
+from typing import Callable, Iterable, Iterator
 
-from flake8_escapes import escapes, rules
-from flake8_escapes.literals import Found
+from flake8_escapes import escapes, literals, rules
+from flake8_escapes.literals import Found, Piece
 
 #: (line, col, rule, message fields): formatted only at the plugin's edge.
 Finding = tuple[int, int, rules.Rule, dict[str, str]]
@@ -44,3 +44,70 @@ def reports(found: Iterable[Found]) -> Iterator[Finding]:
             continue
         text = shown(escape.text)
         yield line, col, rule, {'escape': text, 'doubled': '\\' + text}
+
+
+#: What each escape letter starts, as ESC304's message for a Windows path names it.
+STARTS = {'x': 'a hex escape', 'u': 'a unicode escape', 'U': 'a unicode escape', 'N': 'a named unicode escape'}
+#: The hex digits each escape letter needs.
+DIGITS = {'x': (2, 'two'), 'u': (4, 'four'), 'U': (8, 'eight')}
+#: The longest literal ESC304's message quotes whole.
+QUOTED = 48
+
+
+def refused(found: Iterable[Found], is_path: Callable[[Piece], bool]) -> Iterator[Finding]:
+    """ESC304: every escape CPython refuses (``escapes.refused``), of which the
+    compiler names only the first.  ``is_path``: is the piece's literal a
+    Windows path by its text (``paths.PathJudge``)?  ``found`` must hold the
+    escapes of every piece (``literals.escapes`` skips those of the pieces
+    that look everyday: ``\\N{NO SUCH NAME}`` and ``\\U00110000`` do)."""
+    for line, col, escape, piece, _ in found:
+        if not escapes.refused(escape):
+            continue
+        text = shown(_clipped(escape, piece))
+        if is_path(piece):
+            problem = _path_problem(text, piece)
+        else:
+            problem = _problem(text)
+        yield line, col, rules.ESC304, {'escape': text if not is_path(piece) else text[:2], 'problem': problem}
+
+
+def _clipped(escape: escapes.Escape, piece: Piece) -> str:
+    """The escape's text within its literal's part (an unclosed ``\\N{`` runs on to the text's end)."""
+    end = next((end for begin, end in piece.spans if begin <= escape.offset < end), len(piece.text))
+    if piece.spans[0][0] == 0 and escape.offset + len(escape.text) > end:
+        end = len(piece.text)  # a 3.12+ MIDDLE piece
+    text = escape.text[:max(2, end - escape.offset)]
+    return text.split('\n', 1)[0]
+
+
+def _path_problem(text: str, piece: Piece) -> str:
+    """``starts a unicode escape, but "C:\\Users" is a Windows path: make it raw (r"C:\\Users") ...``."""
+    what = STARTS[text[1]]
+    if piece.spans[0][0] == 0 or 'f' in literals.split_prefix(piece.text)[0] or 't' in literals.split_prefix(
+            piece.text)[0]:
+        return f'starts {what}, but this f-string is a Windows path: make it raw (rf"...") or use forward slashes'
+    literal = piece.text
+    prefix = literals.split_prefix(literal)[0]
+    body = literal[len(prefix):]
+    if len(literal) > QUOTED or '\n' in literal:
+        return f'starts {what}, but this literal is a Windows path: make it raw (r{body[:1]}...) or use forward slashes'
+    raw = 'r' + prefix.replace('u', '')
+    return f'starts {what}, but {literal} is a Windows path: make it raw ({raw}{body}) or use forward slashes'
+
+
+def _problem(text: str) -> str:
+    """What is wrong with a refused escape that is not in a Windows path, and the two ways out."""
+    letter, digits = text[1], text[2:]
+    doubled = '\\' + text
+    if letter in DIGITS:
+        count, word = DIGITS[letter]
+        if len(digits) == count:  # \U00110000
+            return f"is above '\\U0010ffff', the last code point; write '{doubled}' for a backslash"
+        if digits:
+            return f"needs {word} hex digits: write '\\{letter}{digits.zfill(count)}', or '{doubled}' for a backslash"
+        return f"needs {word} hex digits; write '{doubled}' for a backslash"
+    if text.endswith('}') and len(text) > 4:
+        return f"names no Unicode character: check the name, or write '{doubled}' for a backslash"
+    if len(text) > 3:
+        return f"has no closing brace: write '{text}}}', or '{doubled}' for a backslash"
+    return f"needs a character name in braces ('\\N{{BULLET}}'); write '{doubled}' for a backslash"

@@ -25,7 +25,7 @@ MAY_IMPORT: dict[str, set[str]] = {
     'tex': FAMILY,
     'doctests': FAMILY,
     'source': {'escapes', 'literals', 'names', 'paths', 'tex', 'doctests'},
-    'checks': {'apis', 'invalid', 'literals', 'paths', 'regex', 'roles', 'rules', 'tex', 'doctests'},
+    'checks': {'apis', 'escapes', 'invalid', 'literals', 'paths', 'regex', 'roles', 'rules', 'tex', 'doctests'},
     'fix.files': set(),
     'fix.plan': {'apis', 'checks', 'escapes', 'invalid', 'literals', 'rules', 'fix.files'},
     'fix.proof': {'roles', 'rules', 'fix', 'fix.plan', 'fix.files'},
