@@ -214,22 +214,16 @@ def _file_results(filename: str) -> tuple[str, list[Result]]:
 def text_results(name: str, lines: list[str], error: SyntaxError | UnicodeDecodeError) -> list[tuple[str, int, int, str]]:
     """The reports of a file that does not parse (ESC304 above all: an escape
     CPython refuses) that its literals' text alone gives (``checks.text_reports``),
-    from its literals lexed without the AST (``source.lexed_literals``; the
-    tokenizer's tokens where that lexing is unsure).  One line on standard
+    from its literals lexed without the AST (``source.unparsed_literals``).  One line on standard
     error says so, and which checks were skipped.  (3.12+ raise
     UnicodeDecodeError, not SyntaxError, for a refused escape in an f-string's
     format spec.)"""
     where = f' at line {error.lineno}' if isinstance(error, SyntaxError) and error.lineno else ''
     said = f'{output.shown(name)}: does not parse ({type(error).__name__}{where})'
-    tokens = source.lexed_literals(lines, source.backslash_rows(lines))
+    tokens = source.unparsed_literals(lines)
     if tokens is None:
-        try:
-            with warnings.catch_warnings():
-                warnings.simplefilter('ignore')
-                tokens = source.file_tokens(lines)
-        except (SyntaxError, tokenize.TokenError, SystemError):
-            output.say(f'{said}: not checked, its literals cannot be read', sys.stderr)
-            return []
+        output.say(f'{said}: not checked, its literals cannot be read', sys.stderr)
+        return []
     output.say(f'{said}: checked {checks.TEXT_CHECKS} on its literals; '
                f'skipped {checks.AST_CHECKS}, which need the AST', sys.stderr)
     return [(report.code, report.line, report.col, report.rule.message.format(**report.fields))

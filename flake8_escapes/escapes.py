@@ -95,9 +95,10 @@ def octal_value(text: str) -> int:
 _CODE_POINT = r'(?:000[0-9a-fA-F]|0010)[0-9a-fA-F]{4}'
 #: The escapes of a str CPython refuses, so that the file does not compile (ESC304):
 #: too few hex digits (``\\x4``, ``\\u12``, ``'C:\\Users'``), ``\\U`` above U+10FFFF, ``\\N``
-#: without a name in braces.  A ``\\N{...}`` whose name is unknown is NAMED (``refused``).
+#: without a name in braces (``\\N{`` without its closing brace: CPython reads on after it).
+#: A ``\\N{...}`` whose name is unknown is NAMED (``refused``); a name never holds a backslash.
 #: https://docs.python.org/3/reference/lexical_analysis.html#escape-sequences
-_REFUSED_IN_STR = r'x[0-9a-fA-F]?|u[0-9a-fA-F]{0,3}|U[0-9a-fA-F]{8}|U[0-9a-fA-F]{0,7}|N(?:\{[^}]*)?'
+_REFUSED_IN_STR = r'x[0-9a-fA-F]?|u[0-9a-fA-F]{0,3}|U[0-9a-fA-F]{8}|U[0-9a-fA-F]{0,7}|N\{?'
 
 
 def _escape_pattern(is_bytes: bool) -> re.Pattern[str]:
@@ -108,7 +109,7 @@ def _escape_pattern(is_bytes: bool) -> re.Pattern[str]:
     """
     str_only = (
         rf'|(?P<{REFUSED}>x[0-9a-fA-F]?)|(?P<{STR_ONLY_IN_BYTES}>[NuU])' if is_bytes else
-        rf'|(?P<{NAMED}>N\{{[^}}]+\}})|(?P<{UNICODE}>u[0-9a-fA-F]{{4}}|U{_CODE_POINT})'
+        rf'|(?P<{NAMED}>N\{{[^}}\\]+\}})|(?P<{UNICODE}>u[0-9a-fA-F]{{4}}|U{_CODE_POINT})'
         rf'|(?P<{REFUSED}>{_REFUSED_IN_STR})'
     )
     return re.compile(

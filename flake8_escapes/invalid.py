@@ -64,11 +64,10 @@ def refused(found: Iterable[Found], is_path: Callable[[Piece], bool]) -> Iterato
         if not escapes.refused(escape):
             continue
         text = shown(_clipped(escape, piece))
-        if is_path(piece):
-            problem = _path_problem(text, piece)
+        if is_path(piece):  # 'path': read by the fixer, which makes a path raw
+            yield line, col, rules.ESC304, {'escape': text[:2], 'problem': _path_problem(text, piece), 'path': 'yes'}
         else:
-            problem = _problem(text)
-        yield line, col, rules.ESC304, {'escape': text if not is_path(piece) else text[:2], 'problem': problem}
+            yield line, col, rules.ESC304, {'escape': text, 'problem': _problem(text), 'path': ''}
 
 
 def _clipped(escape: escapes.Escape, piece: Piece) -> str:
@@ -106,8 +105,6 @@ def _problem(text: str) -> str:
         if digits:
             return f"needs {word} hex digits: write '\\{letter}{digits.zfill(count)}', or '{doubled}' for a backslash"
         return f"needs {word} hex digits; write '{doubled}' for a backslash"
-    if text.endswith('}') and len(text) > 4:
-        return f"names no Unicode character: check the name, or write '{doubled}' for a backslash"
     if len(text) > 3:
-        return f"has no closing brace: write '{text}}}', or '{doubled}' for a backslash"
+        return f"names no Unicode character: check the name, or write '{doubled}' for a backslash"
     return f"needs a character name in braces ('\\N{{BULLET}}'); write '{doubled}' for a backslash"
