@@ -89,7 +89,8 @@ def _path_problem(text: str, piece: Piece) -> str:
     prefix = literals.split_prefix(literal)[0]
     body = literal[len(prefix):]
     if len(literal) > QUOTED or '\n' in literal:
-        return f'starts {what}, but this literal is a Windows path: make it raw (r{body[:1]}...) or use forward slashes'
+        quote = body[:3] if body[:3] in ('"""', "'''") else body[:1]
+        return f'starts {what}, but this literal is a Windows path: make it raw (r{quote}...{quote}) or use forward slashes'
     raw = 'r' + prefix.replace('u', '')
     return f'starts {what}, but {literal} is a Windows path: make it raw ({raw}{body}) or use forward slashes'
 

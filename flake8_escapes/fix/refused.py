@@ -63,7 +63,7 @@ def repair(text: str) -> Repair | None:
             edits.append(Edit(line, col, 0, ' r' if padded else 'r'))
             fixed.extend(report.code for report in reports)
         else:
-            edits.extend(Edit(report.line, report.col, 0, '\\') for report in refused)
+            edits.extend(_doubled(report.found) for report in refused)
             fixed.extend(CODE for _ in refused)
     if not edits:
         return None
@@ -72,6 +72,22 @@ def repair(text: str) -> Repair | None:
     except (SyntaxError, ValueError):
         return None
     return Repair(edits, fixed, tree)
+
+
+def _doubled(found: literals.Found) -> Edit:
+    """The backslash of a refused escape doubled; in an f- or t-string, a
+    ``\\N{...}`` escape's braces too, which would open a field once the
+    backslash is text (``f'\\N{NO SUCH}'`` -> ``f'\\\\N{{NO SUCH}}'``)."""
+    escape, piece = found.escape, found.piece
+    formatted = piece.spans[0][0] == 0 or not _FORMATTED.isdisjoint(literals.split_prefix(piece.text)[0])
+    if formatted and escape.kind == escapes.NAMED:
+        braced = escape.text.replace('{', '{{').replace('}', '}}')
+        return Edit(found.line, found.col, len(escape.text), '\\' + braced)
+    return Edit(found.line, found.col, 0, '\\')
+
+
+#: The prefixes of an f- or t-string (lower case, as ``split_prefix`` gives them).
+_FORMATTED = frozenset('ft')
 
 
 def _raw_is_meant(piece: literals.Piece, is_path: bool) -> bool:
