@@ -211,11 +211,14 @@ def _file_results(filename: str) -> tuple[str, list[Result]]:
     return name, [(*item, noqa_line(processor, item[1])) for item in found]
 
 
-def text_results(name: str, lines: list[str], error: SyntaxError | UnicodeDecodeError) -> list[tuple[str, int, int, str]]:
+def text_results(
+    name: str, lines: list[str], error: SyntaxError | UnicodeDecodeError,
+) -> list[tuple[str, int, int, str]]:
     """The reports of a file that does not parse (ESC304 above all: an escape
-    CPython refuses) that its literals' text alone gives (``checks.text_reports``),
-    from its literals lexed without the AST (``source.unparsed_literals``).  One line on standard
-    error says so, and which checks were skipped.  (3.12+ raise
+    CPython refuses) that its literals' text alone gives
+    (``checks.text_reports``), from its literals lexed without the AST
+    (``source.unparsed_literals``).  One line on standard error says so, and
+    which checks were skipped.  (3.12+ raise
     UnicodeDecodeError, not SyntaxError, for a refused escape in an f-string's
     format spec.)"""
     where = f' at line {error.lineno}' if isinstance(error, SyntaxError) and error.lineno else ''

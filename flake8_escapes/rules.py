@@ -75,8 +75,8 @@ ESC304 = Rule(
     message="'{escape}' {problem}",
     summary=('a `\\x`, `\\u`, `\\U` or `\\N{...}` escape CPython refuses (truncated, out of range, '
              'an unknown name), so that the file does not compile'),
-    bad="path = 'C:\\Users\\me\\data.csv'\n",
-    good="path = r'C:\\Users\\me\\data.csv'\n",
+    bad="home = 'C:\\Users'\n",
+    good="home = r'C:\\Users'\n",
 )
 
 ESC401 = Rule(

@@ -376,7 +376,8 @@ REFUSALS = (
 POSITION = re.compile(r'position (\d+)')
 #: Each of \N \u \U \x truncated at every length, out of range, unknown names; valid ones beside them.
 REFUSED_ATOMS = (
-    ['\\x', '\\x4', '\\xg', '\\u', '\\u1', '\\u12', '\\u123', '\\U', '\\U0010FFFF', '\\U00110000', '\\UFFFFFFFF']
+    ['\\x', '\\x4', '\\xg', '\\u', '\\u1', '\\u12', '\\u123', '\\U', '\\U0010FFFF', '\\U00110000',
+     '\\UFFFFFFFF']
     + ['\\U' + '0001F600'[:length] for length in range(1, 8)]
     + ['\\N', '\\N{', '\\N{}', '\\N{BULLET', '\\N{NO SUCH NAME}', '\\N{bullet}', '\\N{BYTE ORDER MARK}',
        '\\N{LATIN CAPITAL LETTER A WITH MACRON AND GRAVE}', '\\N{ BULLET}', '\\N {x}']
@@ -408,16 +409,14 @@ def refusal(literal: str) -> tuple[str, int | None] | None:
 
 def plain_offset(text: str, offset: int) -> int | None:
     """The offset in its piece's decoded text that CPython's message gives for
-    the escape at ``offset`` of ``text``, where it can be known: ``text`` is one
-    plain str or bytes literal of ASCII text, without line continuations."""
-    if not text.isascii() or '\\\n' in text or not text[-1:] in '\'"':
+    the escape at ``offset`` of ``text`` (one literal unit), where it can be
+    known: a str or bytes literal (not f, t or raw) of ASCII text without a
+    line continuation."""
+    if not text.isascii() or '\\\n' in text:
         return None
-    prefix, begin, end = literals.split_prefix(text)
-    if set(prefix) & set('fFtTrR') or end < begin or not text.startswith(text[begin - 1], end):
+    prefix, begin, _ = literals.split_prefix(text)
+    if set(prefix) & set('fFtTrR'):
         return None
-    if len(literals.split_prefix(text[begin:end])[0]) or any(
-            quote in text[begin:end].replace('\\\\', '').replace('\\' + text[end], '') for quote in (text[end],)):
-        return None  # more than one literal in the unit
     return offset - begin
 
 
@@ -441,7 +440,8 @@ def compare_refused(text: str, reports: list[tuple[int, str]], tally: Tally, whe
             return
         same = [item for item in pending if item[1] == refused[0]]
         if not same:
-            # 3.12 and 3.13 before gh-137314's fix decode a raw f-string's format spec (see raw_backslash_warned)
+            # 3.12 and 3.13 before gh-137314's fix decode a raw f-string's format spec
+            # (see raw_backslash_warned)
             ours = {o + sum(1 for d in shifted if d < o) for o, _ in pending}
             spurious = raw_backslash_warned(current, '\\' + refused[0], ours)
             if spurious is not None:

@@ -104,7 +104,8 @@ def test_real_case_is_fixed_and_compiles(name):
      "ESC304 '\\U1F600' needs eight hex digits: write '\\U0001F600', or '\\\\U1F600' for a backslash"),
     ("x = '\\x'\n", "ESC304 '\\x' needs two hex digits; write '\\\\x' for a backslash"),
     ("x = '\\U00110000'\n",
-     "ESC304 '\\U00110000' is above '\\U0010ffff', the last code point; write '\\\\U00110000' for a backslash"),
+     "ESC304 '\\U00110000' is above '\\U0010ffff', the last code point; "
+     "write '\\\\U00110000' for a backslash"),
     ("x = '\\N{NO SUCH NAME}'\n",
      "ESC304 '\\N{NO SUCH NAME}' names no Unicode character: check the name, "
      "or write '\\\\N{NO SUCH NAME}' for a backslash"),
@@ -115,8 +116,8 @@ def test_real_case_is_fixed_and_compiles(name):
      "ESC304 '\\U' starts a unicode escape, but this literal is a Windows path: "
      'make it raw (r"...") or use forward slashes'),
     ('x = f"C:\\Users\\{name}\\data.csv"\n',
-     "ESC304 '\\U' starts a unicode escape, but this f-string is a Windows path: "
-     'make it raw (rf"...") or use forward slashes'),
+     "ESC304 '\\U' starts a unicode escape, but this literal is a Windows path: "
+     'make it raw (add r to its prefix) or use forward slashes'),
 ])
 def test_message(src, message):
     assert messages(src) == [message]
@@ -145,7 +146,8 @@ def test_a_format_spec_refusal_does_not_stop_check(tmp_path):
     """3.12+ raise UnicodeDecodeError, not SyntaxError, for '\\x4' in a format spec."""
     (tmp_path / 'a.py').write_text("x = 1\ny = f'{x:\\x4}'\n", encoding='utf-8')
     code, out, err = run(tmp_path, 'check', '--select', 'ESC', 'a.py')
-    assert out == ["a.py:2:10: ESC304 '\\x4' needs two hex digits: write '\\x04', or '\\\\x4' for a backslash"]
+    assert out == ["a.py:2:10: ESC304 '\\x4' needs two hex digits: write '\\x04', or '\\\\x4' "
+                   "for a backslash"]
     assert code == 1
 
 
@@ -163,7 +165,8 @@ def test_check_reports_what_the_text_tells_on_a_file_that_does_not_parse(tmp_pat
     (tmp_path / 'a.py').write_text(ISSUE, encoding='utf-8')
     code, out, err = run(tmp_path, 'check', '--select', 'ESC', 'a.py')
     assert [line.split(' ')[:2] for line in out] == [
-        ['a.py:3:11:', 'ESC304'], ['a.py:3:17:', 'ESC301'], ['a.py:3:20:', 'ESC501'], ['a.py:4:22:', 'ESC301']]
+        ['a.py:3:11:', 'ESC304'], ['a.py:3:17:', 'ESC301'], ['a.py:3:20:', 'ESC501'],
+        ['a.py:4:22:', 'ESC301']]
     assert code == 1
     assert err == [f'a.py: does not parse (SyntaxError at line 3): checked {checks.TEXT_CHECKS} on its '
                    f'literals; skipped {checks.AST_CHECKS}, which need the AST']
