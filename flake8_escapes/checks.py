@@ -80,7 +80,8 @@ def may_be_refused(found: list[literals.Found], tokens: list[tokenize.TokenInfo]
     if any(item.escape.kind == escapes.REFUSED for item in found):
         return True
     named = [tok for tok in tokens if '\\N{' in tok[1]]
-    return bool(named) and next(refused_reports(named, lines), None) is not None
+    return bool(named) and any(
+        escapes.refused(item.escape) for item in literals.escapes(named, lines, _every_piece))
 
 
 def _every_piece(piece: literals.Piece) -> str:
