@@ -172,7 +172,9 @@ def test_check_reports_what_the_text_tells_on_a_file_that_does_not_parse(tmp_pat
                    f'literals; skipped {checks.AST_CHECKS}, which need the AST']
     # without --select, flake8's E999 line too
     code, out, err = run(tmp_path, 'check', 'a.py')
-    assert [line.split(' ')[1] for line in out] == ['ESC304', 'ESC301', 'ESC501', 'E999', 'ESC301']
+    codes = [line.split(' ')[1] for line in out]  # E999's column is each Python's own
+    assert codes.count('E999') == 1 and [code for code in codes if code != 'E999'] == [
+        'ESC304', 'ESC301', 'ESC501', 'ESC301']
 
 
 def test_check_on_a_file_that_does_not_parse_for_another_reason(tmp_path):
