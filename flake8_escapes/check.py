@@ -204,9 +204,33 @@ def _file_results(filename: str) -> tuple[str, list[Result]]:
                 for report in checks.all_reports(tree, tokens, lines, settings.regex_functions):
                     found.append((report.code, report.line, report.col,
                                   report.rule.message.format(**report.fields)))
-    except (SyntaxError, tokenize.TokenError, SystemError) as error:
+    except (SyntaxError, tokenize.TokenError, SystemError, UnicodeDecodeError) as error:
         found = [_problem(error)]
+        if escapes and isinstance(error, (SyntaxError, UnicodeDecodeError)):
+            found += text_results(name, lines, error)
     return name, [(*item, noqa_line(processor, item[1])) for item in found]
+
+
+def text_results(
+    name: str, lines: list[str], error: SyntaxError | UnicodeDecodeError,
+) -> list[tuple[str, int, int, str]]:
+    """The reports of a file that does not parse (ESC304 above all: an escape
+    CPython refuses) that its literals' text alone gives
+    (``checks.text_reports``), from its literals lexed without the AST
+    (``source.unparsed_literals``).  One line on standard error says so, and
+    which checks were skipped.  (3.12+ raise
+    UnicodeDecodeError, not SyntaxError, for a refused escape in an f-string's
+    format spec.)"""
+    where = f' at line {error.lineno}' if isinstance(error, SyntaxError) and error.lineno else ''
+    said = f'{output.shown(name)}: does not parse ({type(error).__name__}{where})'
+    tokens = source.unparsed_literals(lines)
+    if tokens is None:
+        output.say(f'{said}: not checked, its literals cannot be read', sys.stderr)
+        return []
+    output.say(f'{said}: checked {checks.TEXT_CHECKS} on its literals; '
+               f'skipped {checks.AST_CHECKS}, which need the AST', sys.stderr)
+    return [(report.code, report.line, report.col, report.rule.message.format(**report.fields))
+            for report in checks.text_reports(tokens, lines)]
 
 
 def may_report(lines: list[str], rows: list[int]) -> bool:

@@ -11,7 +11,7 @@ import ast
 import tokenize
 from typing import Iterable, Iterator, NamedTuple
 
-from flake8_escapes import apis, doctests, invalid, literals, paths, regex, roles, rules, tex
+from flake8_escapes import apis, doctests, escapes, invalid, literals, paths, regex, roles, rules, tex
 
 
 SEARCH_COMMAND = tex.COMMAND.search
@@ -68,7 +68,56 @@ def may_report(tokens: list[tokenize.TokenInfo], lines: list[str]) -> bool:
     if found.candidates or found.maybe_paths or found.commands or found.pieces.doctest:
         return True
     return (next(invalid.reports(found.found), None) is not None
-            or next(paths.reports(found.found, None, found.judge), None) is not None)
+            or next(paths.reports(found.found, None, found.judge), None) is not None
+            or may_be_refused(found.found, tokens, lines))
+
+
+def may_be_refused(found: list[literals.Found], tokens: list[tokenize.TokenInfo], lines: list[str]) -> bool:
+    """Does an escape of ``tokens`` make the file fail to compile (ESC304)?  The
+    escapes ``found`` are those of the pieces that do not look everyday, and
+    a ``\\N{...}`` that names nothing looks everyday: the few tokens that
+    hold one are scanned whole."""
+    if any(item.escape.kind == escapes.REFUSED for item in found):
+        return True
+    named = [tok for tok in tokens if '\\N{' in tok[1]]
+    return bool(named) and any(
+        escapes.refused(item.escape) for item in literals.escapes(named, lines, _every_piece))
+
+
+def _every_piece(piece: literals.Piece) -> str:
+    """``literals.escapes``' callback that keeps the everyday escapes of every piece."""
+    return 'every'
+
+
+def refused_reports(tokens: list[tokenize.TokenInfo], lines: list[str]) -> Iterator[rules.Report]:
+    """ESC304: each escape of ``tokens`` that CPython refuses, the message
+    naming a Windows path where the literal reads as one by its text."""
+    judge = paths.PathJudge(tokens, lines)
+    found = list(literals.escapes(tokens, lines, _every_piece))
+    at = {(item.line, item.col): item for item in found}
+    for line, col, rule, fields in invalid.refused(found, lambda piece: judge(piece) in TEXT_PATHS):
+        yield rules.Report(line, col, rule, fields, at[line, col])
+
+
+#: What ``PathJudge`` says of a literal that is a Windows path by its text alone.
+TEXT_PATHS = frozenset({paths.PATH_BY_TEXT, paths.PATH_IN_TEXT})
+#: The checks of a file that does not parse: what the literals' text alone tells (``text_reports``).
+TEXT_CHECKS = 'ESC301-ESC304, ESC501 by its text'
+#: ... and those that need its AST.
+AST_CHECKS = 'ESC4xx, ESC501 where the use decides, ESC601, ESC602'
+
+
+def text_reports(tokens: list[tokenize.TokenInfo], lines: list[str]) -> Iterator[rules.Report]:
+    """The reports of a file that does not parse (``TEXT_CHECKS``), from its
+    literals' tokens (lexed: ``source.lexed_literals``): ESC301-ESC303, ESC304,
+    and ESC501 where the literal is a Windows path by its text.  The checks
+    that ask where a literal is used, or whether it is a docstring, need the
+    AST (``AST_CHECKS``)."""
+    found, judge, _, _, _, _ = scan(tokens, lines)
+    at = {(item.line, item.col): item for item in found}
+    for line, col, rule, fields in (*invalid.reports(found), *paths.reports(found, None, judge)):
+        yield rules.Report(line, col, rule, fields, at[line, col])
+    yield from refused_reports(tokens, lines)
 
 
 def all_reports(

@@ -40,6 +40,7 @@ OCTAL_OVERFLOW = 'octal_overflow'    # \400 .. \777
 HEX = 'hex'                          # \xhh
 UNICODE = 'unicode'                  # \uXXXX, \UXXXXXXXX (str)
 NAMED = 'named'                      # \N{...} (str)
+REFUSED = 'refused'                  # \x4, \u12, \U1, \U00110000, \N, \N{: CPython does not compile them
 STR_ONLY_IN_BYTES = 'str_only_in_bytes'  # \N \u \U in bytes
 INVALID = 'invalid'                  # anything else: \d, \8, \{, \é ...
 
@@ -67,9 +68,37 @@ def value_of(escape: Escape) -> str:
     return '\\'
 
 
+def refused(escape: Escape) -> bool:
+    """Does CPython refuse to compile this escape (ESC304)?  A REFUSED one, or
+    a ``\\N{...}`` whose name names no character of the running Python's
+    Unicode database (each version has its own: CPython looks names up in it
+    the same way, aliases included, named sequences excluded)."""
+    kind = escape.kind
+    return kind == REFUSED or (kind == NAMED and not is_character_name(escape.text[3:-1]))
+
+
+def is_character_name(name: str) -> bool:
+    """Does ``\\N{name}`` compile: one character's name or alias (not a named sequence)?"""
+    import unicodedata  # only ever asked of a file that does not compile: not on the plugin's import
+    try:
+        return len(unicodedata.lookup(name)) == 1
+    except KeyError:
+        return False
+
+
 def octal_value(text: str) -> int:
     """Value of an octal escape such as ``'\\777'``."""
     return int(text[1:], 8)
+
+
+#: Eight hex digits that name a code point (up to U+10FFFF).
+_CODE_POINT = r'(?:000[0-9a-fA-F]|0010)[0-9a-fA-F]{4}'
+#: The escapes of a str CPython refuses, so that the file does not compile (ESC304):
+#: too few hex digits (``\\x4``, ``\\u12``, ``'C:\\Users'``), ``\\U`` above U+10FFFF, ``\\N``
+#: without a name in braces (``\\N{`` without its closing brace: CPython reads on after it).
+#: A ``\\N{...}`` whose name is unknown is NAMED (``refused``); a name never holds a backslash.
+#: https://docs.python.org/3/reference/lexical_analysis.html#escape-sequences
+_REFUSED_IN_STR = r'x[0-9a-fA-F]?|u[0-9a-fA-F]{0,3}|U[0-9a-fA-F]{8}|U[0-9a-fA-F]{0,7}|N\{?'
 
 
 def _escape_pattern(is_bytes: bool) -> re.Pattern[str]:
@@ -79,12 +108,13 @@ def _escape_pattern(is_bytes: bool) -> re.Pattern[str]:
     the second backslash of ``\\\\`` never starts an escape.
     """
     str_only = (
-        rf'|(?P<{STR_ONLY_IN_BYTES}>[NuU])' if is_bytes else
-        rf'|(?P<{NAMED}>N\{{[^}}]*\}}?)|(?P<{UNICODE}>u[0-9a-fA-F]{{0,4}}|U[0-9a-fA-F]{{0,8}})'
+        rf'|(?P<{REFUSED}>x[0-9a-fA-F]?)|(?P<{STR_ONLY_IN_BYTES}>[NuU])' if is_bytes else
+        rf'|(?P<{NAMED}>N\{{[^}}\\]+\}})|(?P<{UNICODE}>u[0-9a-fA-F]{{4}}|U{_CODE_POINT})'
+        rf'|(?P<{REFUSED}>{_REFUSED_IN_STR})'
     )
     return re.compile(
         rf"""\\(?:(?P<{SIMPLE}>{_SIMPLE_CLASS})|(?P<{CONTINUATION}>\r\n?|\n)"""
-        rf'|(?P<{OCTAL}>[0-7]{{1,3}})|(?P<{HEX}>x[0-9a-fA-F]{{0,2}}){str_only}'
+        rf'|(?P<{OCTAL}>[0-7]{{1,3}})|(?P<{HEX}>x[0-9a-fA-F]{{2}}){str_only}'
         rf'|(?P<{INVALID}>.)|(?P<end>\Z))',
         re.DOTALL,
     )
@@ -98,7 +128,7 @@ ESCAPE_PATTERNS = {False: _escape_pattern(False), True: _escape_pattern(True)}
 _EVERYDAY = rf"""[^\\]|\\{_EVERYDAY_CLASS}|\\\r\n?|\\\n|\\x[0-9a-fA-F]{{2}}"""
 EVERYDAY_ONLY = {
     False: re.compile(
-        rf'(?:{_EVERYDAY}|\\u[0-9a-fA-F]{{4}}|\\U[0-9a-fA-F]{{8}}|\\N\{{[^}}]*\}})*', re.DOTALL,
+        rf'(?:{_EVERYDAY}|\\u[0-9a-fA-F]{{4}}|\\U{_CODE_POINT}|\\N\{{[^}}]+\}})*', re.DOTALL,
     ),
     True: re.compile(rf'(?:{_EVERYDAY})*', re.DOTALL),
 }
@@ -116,7 +146,7 @@ PLAIN_ROW = re.compile(_ROW.format(r"""[\\'"]"""))
 EVERYDAY_ROW = re.compile(_ROW.format(r"""[\\'"afnrtv]|x[0-9a-fA-F]{2}"""))
 #: The same with ``\\u....`` and ``\\U........``, for a file that holds no bytes literal.
 EVERYDAY_STR_ROW = re.compile(
-    _ROW.format(r"""[\\'"afnrtv]|x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}"""))
+    _ROW.format(r"""[\\'"afnrtv]|x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U""" + _CODE_POINT))
 #: The ends of a bytes literal's prefixes, with the quote after them.
 BYTES_ENDS = ("b'", 'b"', "B'", 'B"', "br'", 'br"', "bR'", 'bR"', "Br'", 'Br"', "BR'", 'BR"')
 #: Any of them: matches never overlap (none starts at a quote), so a scan finds each.

@@ -1,10 +1,10 @@
-"""ESC3xx: the escapes the compiler warns about, every one of them."""
+"""ESC3xx: the escapes the compiler warns about or refuses, every one of them."""
 from __future__ import annotations
 
-from typing import Iterable, Iterator
+from typing import Callable, Iterable, Iterator
 
-from flake8_escapes import escapes, rules
-from flake8_escapes.literals import Found
+from flake8_escapes import escapes, literals, rules
+from flake8_escapes.literals import Found, Piece
 
 #: (line, col, rule, message fields): formatted only at the plugin's edge.
 Finding = tuple[int, int, rules.Rule, dict[str, str]]
@@ -44,3 +44,72 @@ def reports(found: Iterable[Found]) -> Iterator[Finding]:
             continue
         text = shown(escape.text)
         yield line, col, rule, {'escape': text, 'doubled': '\\' + text}
+
+
+#: What each escape letter starts, as ESC304's message for a Windows path names it.
+STARTS = {'x': 'a hex escape', 'u': 'a unicode escape', 'U': 'a unicode escape',
+          'N': 'a named unicode escape'}
+#: The hex digits each escape letter needs.
+DIGITS = {'x': (2, 'two'), 'u': (4, 'four'), 'U': (8, 'eight')}
+#: The longest literal ESC304's message quotes whole.
+QUOTED = 48
+#: The end of ESC304's message for a Windows path.
+PATH_PROBLEM = 'starts {what}, but {literal} is a Windows path: make it raw ({raw}) or use forward slashes'
+
+
+def refused(found: Iterable[Found], is_path: Callable[[Piece], bool]) -> Iterator[Finding]:
+    """ESC304: every escape CPython refuses (``escapes.refused``), of which the
+    compiler names only the first.  ``is_path``: is the piece's literal a
+    Windows path by its text (``paths.PathJudge``)?  ``found`` must hold the
+    escapes of every piece (``literals.escapes`` skips those of the pieces
+    that look everyday: ``\\N{NO SUCH NAME}`` and ``\\U00110000`` do).
+    The field ``path`` says which: the fixer makes a path raw."""
+    for line, col, escape, piece, _ in found:
+        if not escapes.refused(escape):
+            continue
+        text = shown(_clipped(escape, piece))
+        if is_path(piece):
+            fields = {'escape': text[:2], 'problem': _path_problem(text, piece), 'path': 'yes'}
+        else:
+            fields = {'escape': text, 'problem': _problem(text), 'path': ''}
+        yield line, col, rules.ESC304, fields
+
+
+def _clipped(escape: escapes.Escape, piece: Piece) -> str:
+    """The escape's text on its line and in its literal's part (``\\N{...`` may run on)."""
+    end = next((end for begin, end in piece.spans if begin <= escape.offset < end), len(piece.text))
+    if piece.spans[0][0] == 0 and escape.offset + len(escape.text) > end:
+        end = len(piece.text)  # a 3.12+ MIDDLE piece
+    text = escape.text[:max(2, end - escape.offset)]
+    return text.split('\n', 1)[0]
+
+
+def _path_problem(text: str, piece: Piece) -> str:
+    """``starts a unicode escape, but "C:\\Users" is a Windows path: make it raw (r"C:\\Users") ...``."""
+    literal = piece.text
+    prefix = literals.split_prefix(literal)[0]
+    if not piece.spans[0][0] or 'f' in prefix or 't' in prefix:  # an f- or t-string
+        return PATH_PROBLEM.format(what=STARTS[text[1]], literal='this literal', raw='add r to its prefix')
+    body = literal[len(prefix):]
+    if len(literal) > QUOTED or '\n' in literal:
+        quote = body[:3] if body[:3] in ('"""', "'''") else body[:1]
+        return PATH_PROBLEM.format(what=STARTS[text[1]], literal='this literal', raw=f'r{quote}...{quote}')
+    raw = 'r' + prefix.replace('u', '') + body
+    return PATH_PROBLEM.format(what=STARTS[text[1]], literal=literal, raw=raw)
+
+
+def _problem(text: str) -> str:
+    """What is wrong with a refused escape that is not in a Windows path, and the two ways out."""
+    letter, digits = text[1], text[2:]
+    doubled = '\\' + text
+    if letter in DIGITS:
+        count, word = DIGITS[letter]
+        if len(digits) == count:  # \U00110000
+            return f"is above '\\U0010ffff', the last code point; write '{doubled}' for a backslash"
+        if digits:
+            fixed = f'\\{letter}{digits.zfill(count)}'
+            return f"needs {word} hex digits: write '{fixed}', or '{doubled}' for a backslash"
+        return f"needs {word} hex digits; write '{doubled}' for a backslash"
+    if len(text) > 3:
+        return f"names no Unicode character: check the name, or write '{doubled}' for a backslash"
+    return f"needs a character name in braces ('\\N{{BULLET}}'); write '{doubled}' for a backslash"

@@ -67,6 +67,17 @@ ESC303 = Rule(
     bad="mask = '\\777'\n",
     good="mask = '\\u01ff'\n",
 )
+ESC304 = Rule(
+    code='ESC304',
+    name='refused-escape',
+    family=INVALID,
+    fix=UNSAFE,
+    message="'{escape}' {problem}",
+    summary=('a `\\x`, `\\u`, `\\U` or `\\N{...}` escape CPython refuses (truncated, out of range, '
+             'an unknown name), so that the file does not compile'),
+    bad="home = 'C:\\Users'\n",
+    good="home = r'C:\\Users'\n",
+)
 
 ESC401 = Rule(
     code='ESC401',
@@ -126,7 +137,7 @@ ESC602 = Rule(
           '    [\'a\', \'b\']\n    """\n    return text.splitlines()\n'),
 )
 
-RULES = (ESC301, ESC302, ESC303, ESC401, ESC402, ESC501, ESC601, ESC602)
+RULES = (ESC301, ESC302, ESC303, ESC304, ESC401, ESC402, ESC501, ESC601, ESC602)
 BY_CODE = {rule.code: rule for rule in RULES}
 
 

@@ -791,3 +791,19 @@ def file_tokens(lines: Iterable[str]) -> list[tokenize.TokenInfo]:
     makes them (so a tokenize error is the one flake8 would report)."""
     line_iter = iter(lines)
     return list(tokenize.generate_tokens(lambda: next(line_iter)))
+
+
+def unparsed_literals(lines: list[str]) -> list[tokenize.TokenInfo] | None:
+    """The literals' tokens of a file that does not parse, for the checks that
+    need only their text: every literal with a backslash, lexed
+    (``lexed_literals``), or the tokenizer's tokens where that lexing is
+    unsure; None when the tokenizer fails too."""
+    tokens = lexed_literals(lines, backslash_rows(lines))
+    if tokens is not None:
+        return tokens
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter('ignore')  # 3.12+'s tokenizer warns about the escapes
+            return file_tokens(lines)
+    except (SyntaxError, tokenize.TokenError, SystemError):
+        return None

@@ -1,4 +1,4 @@
-"""Differential testing of ESC301-ESC303 against the running CPython.
+"""Differential testing of ESC301-ESC304 against the running CPython.
 
 CPython warns about the *first* bad escape of each decoded piece only, so a
 literal is compared with CPython one escape at a time: compile the literal
@@ -13,8 +13,14 @@ The literal units come straight from tokenize here (a STRING at top level, or
 an f-/t-string from START to its END with everything nested in it), not from
 the plugin's own scanner.
 
+ESC304 (an escape CPython refuses: the file does not compile) is compared
+the same way on generated sources that do not compile (``compare_refused``):
+CPython names only the first refused escape, so ours must be of the same
+letter (and, in a plain ASCII literal, at the offset CPython's message gives);
+that backslash is doubled and the literal compiled again, until it compiles.
+
 Run as a script to print the counts for the standard library:
-``python tests/differential.py [--limit N]``.
+``python tests/differential.py [--limit N]``; ``--refused N`` for ESC304 on N generated sources.
 """
 from __future__ import annotations
 
@@ -36,6 +42,7 @@ from flake8.processor import FileProcessor
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from flake8_escapes import checks, literals, source as lexer
 from flake8_escapes.plugin import Plugin
 from helpers import processor_for
 
@@ -67,6 +74,8 @@ class Tally:
     intended: Counter = field(default_factory=Counter)
     disagreements: list = field(default_factory=list)
     family_reports: list = field(default_factory=list)  # ESC4xx/5xx: CPython has no say on them
+    refusals: int = 0          # CPython refusals matched one to one with ESC304
+    placed: int = 0            # ... of which at the offset CPython's message gives
 
 
 def plugin_reports(processor: FileProcessor) -> list[tuple[int, int, str]]:
@@ -354,6 +363,203 @@ def generated(count: int) -> Tally:
     return total
 
 
+# ESC304: escapes CPython refuses ------------------------------------------
+
+#: CPython's refusal messages, by the escape letter each is about (3.10-3.15).
+REFUSALS = (
+    ('truncated \\xXX escape', 'x'), ('invalid \\x escape at position', 'x'),
+    ('truncated \\uXXXX escape', 'u'), ('truncated \\UXXXXXXXX escape', 'U'),
+    ('illegal Unicode character', 'U'), ('malformed \\N character escape', 'N'),
+    ('unknown Unicode character name', 'N'),
+)
+#: "... can't decode bytes in position 2-3: ..." / "invalid \x escape at position 2".
+POSITION = re.compile(r'position (\d+)')
+#: Each of \N \u \U \x truncated at every length, out of range, unknown names; valid ones beside them.
+REFUSED_ATOMS = (
+    ['\\x', '\\x4', '\\xg', '\\u', '\\u1', '\\u12', '\\u123', '\\U', '\\U0010FFFF', '\\U00110000',
+     '\\UFFFFFFFF']
+    + ['\\U' + '0001F600'[:length] for length in range(1, 8)]
+    + ['\\N', '\\N{', '\\N{}', '\\N{BULLET', '\\N{NO SUCH NAME}', '\\N{bullet}', '\\N{BYTE ORDER MARK}',
+       '\\N{LATIN CAPITAL LETTER A WITH MACRON AND GRAVE}', '\\N{ BULLET}', '\\N {x}']
+)
+#: What may follow one: a hex digit that completes it, a brace, a path's name, other escapes.
+REFUSED_AFTER = ['', 'a', '0', '}', '{x}', 'sers', '\\d', '\\n', '\\\\', ' ']
+
+
+#: A refusal that is not about an escape (``f'\\N{NO SUCH NAME}'`` with its backslash doubled opens a field).
+OTHER = 'other'
+
+
+def refusal(literal: str) -> tuple[str, int | None] | None:
+    """(escape letter or OTHER, position) of CPython's refusal to compile ``literal``, or None.
+
+    3.12+ raise UnicodeDecodeError (not SyntaxError) for a refused escape
+    in an f-string's format spec."""
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')
+        try:
+            compile('(\n' + literal + '\n)', '<literal>', 'eval')
+        except (SyntaxError, UnicodeDecodeError) as error:
+            message = str(error.msg if isinstance(error, SyntaxError) else error)
+            letter = next((letter for text, letter in REFUSALS if text in message), OTHER)
+            at = POSITION.search(message)
+            return letter, int(at.group(1)) if at else None
+    return None
+
+
+def plain_offset(text: str, offset: int) -> int | None:
+    """The offset in its piece's decoded text that CPython's message gives for
+    the escape at ``offset`` of ``text`` (one literal unit), where it can be
+    known: a str or bytes literal (not f, t or raw) of ASCII text without a
+    line continuation."""
+    if not text.isascii() or '\\\n' in text:
+        return None
+    prefix, begin, _ = literals.split_prefix(text)
+    if set(prefix) & set('fFtTrR'):
+        return None
+    return offset - begin
+
+
+def compare_refused(text: str, reports: list[tuple[int, str]], tally: Tally, where: str) -> None:
+    """Compare our ESC304 (offset, escape letter) reports on one literal unit with CPython's refusals."""
+    pending = sorted(reports)
+    shifted: list[int] = []  # original offsets whose backslash was doubled
+    current = text
+    for _ in range(text.count('\\') + 1):
+        refused = refusal(current)
+        if refused is None:
+            break
+        if refused[0] == OTHER:
+            # Not an escape: the generated literal is not valid apart from its escapes
+            # (skipped), or doubling a backslash made a field of '{NO SUCH NAME}' (the
+            # rest of the literal is not compared).
+            if current == text:
+                tally.skipped += 1
+            else:
+                tally.intended['stopped: a doubled backslash opened a field'] += 1
+            return
+        same = [item for item in pending if item[1] == refused[0]]
+        if not same:
+            # 3.12 and 3.13 before gh-137314's fix decode a raw f-string's format spec
+            # (see raw_backslash_warned)
+            ours = {o + sum(1 for d in shifted if d < o) for o, _ in pending}
+            spurious = raw_backslash_warned(current, '\\' + refused[0], ours)
+            if spurious is not None:
+                tally.intended['cpython-gh-137314'] += 1
+                current = current[:spurious] + '/' + current[spurious + 1:]
+                continue
+        if not pending:
+            tally.disagreements.append((where, 'cpython-only-refusal', refused, text))
+            return
+        if not same:
+            tally.disagreements.append((where, 'other-escape', refused, pending, text))
+            return
+        # The first of ours with CPython's letter: CPython's first is in source order, except
+        # that 3.13 decodes an f-string's format specs before its other parts.
+        offset, letter = same[0]
+        pending.remove(same[0])
+        tally.refusals += 1
+        at = offset + sum(1 for o in shifted if o < offset)
+        expected = plain_offset(current, at)
+        if expected is not None and refused[1] is not None:
+            if refused[1] != expected:
+                tally.disagreements.append((where, 'other-place', refused, expected, text))
+                return
+            tally.placed += 1
+        current = current[:at] + '\\' + current[at:]
+        shifted.append(offset)
+    if refusal(current) is not None:
+        tally.disagreements.append((where, 'cpython-more-refusals', text))
+    elif pending:
+        tally.disagreements.append((where, 'ours-only-refusal', pending, text))
+
+
+def refused_reports(src: str) -> list[tuple[int, int, str]] | None:
+    """ESC304's (line, col, escape letter) on ``src``, as ``check`` finds them
+    in a file that does not parse; None when its literals cannot be read."""
+    lines = io.StringIO(src).readlines()
+    tokens = lexer.unparsed_literals(lines)
+    if tokens is None:
+        return None
+    return [(report.line, report.col, report.found.escape.text[1])
+            for report in checks.text_reports(tokens, lines) if report.code == 'ESC304']
+
+
+def compare_refused_source(src: str) -> Tally:
+    """Compare ESC304 with CPython on every literal unit of ``src`` (which may not compile)."""
+    tally = Tally(files=1)
+    lines = io.StringIO(src).readlines()
+    starts = [0]
+    for line in lines:
+        starts.append(starts[-1] + len(line))
+    reports = refused_reports(src)
+    if reports is None:  # a generated literal that does not end
+        tally.skipped += 1
+        return tally
+    placed = sorted((starts[line - 1] + col, letter) for line, col, letter in reports)
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')
+        units = literal_units(tokenize.generate_tokens(io.StringIO(src).readline))
+    tally.literals = len(units)
+    for start, last in units:
+        begin = starts[start[0] - 1] + start[1]
+        stop = starts[last.start[0] - 1] + last.start[1] + len(last.string)
+        mine = [(offset - begin, letter) for offset, letter in placed if begin <= offset < stop]
+        placed = [item for item in placed if not begin <= item[0] < stop]
+        tally.compared += 1
+        compare_refused(src[begin:stop], mine, tally, f'<generated>:{start[0]}')
+    tally.disagreements.extend(('<generated>', 'outside-literal', item) for item in placed)
+    return tally
+
+
+@st.composite
+def refused_literal(draw, kind: str) -> str:
+    quote = draw(st.sampled_from(["'", '"', "'''", '"""']))
+    prefix = draw(st.sampled_from({
+        'str': ['', 'u', 'U', 'r'], 'bytes': ['b', 'B', 'rb'], 'fstring': F_PREFIXES, 'tstring': T_PREFIXES,
+    }[kind]))
+    atoms = REFUSED_ATOMS + ['\\\\' + atom for atom in REFUSED_ATOMS] + COMMON[:12]
+    if kind in ('fstring', 'tstring'):
+        atoms = atoms + FIELDS + ['{x:\\x4}', '{x:\\N{BULLET}}', '{x:\\U1}', '{{']
+    after = REFUSED_AFTER if kind in ('str', 'bytes') else [item for item in REFUSED_AFTER if item != '}']
+    pairs = st.tuples(st.sampled_from(atoms), st.sampled_from(after)).map(''.join)
+    body = ''.join(draw(st.lists(pairs, max_size=4)))
+    if kind not in ('fstring', 'tstring'):
+        body = body.replace('{x}', 'x')
+
+    return prefix + quote + body + quote
+
+
+@st.composite
+def refused_source(draw) -> str:
+    kind = draw(st.sampled_from(['str', 'bytes', 'fstring'] + (['tstring'] if T_PREFIXES else [])))
+    parts = draw(st.lists(refused_literal(kind), min_size=1, max_size=3))
+    joiner = draw(st.sampled_from([' ', '\n    ', ' \\\n']))
+    return 'x = y = 1\nvalue = (' + joiner.join(parts) + ')\n'
+
+
+def generated_refused(count: int) -> Tally:
+    """Compare ESC304 with CPython on ``count`` generated sources; the totals."""
+    total = Tally()
+
+    @settings(max_examples=count, deadline=None, database=None,
+              suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+    @given(refused_source())
+    def run(src: str) -> None:
+        tally = compare_refused_source(src)
+        total.files += 1
+        total.literals += tally.literals
+        total.compared += tally.compared
+        total.refusals += tally.refusals
+        total.placed += tally.placed
+        total.skipped += tally.skipped
+        total.intended.update(tally.intended)
+        total.disagreements.extend(tally.disagreements)
+
+    run()
+    return total
+
+
 def compiles(path: str) -> bool:
     with open(path, 'rb') as f:
         data = f.read()
@@ -393,7 +599,20 @@ def main() -> int:
     parser.add_argument('--limit', type=int, default=0, help='only the first N stdlib files')
     parser.add_argument('--generated', type=int, default=0, metavar='N',
                         help='compare N generated sources instead of the stdlib')
+    parser.add_argument('--refused', type=int, default=0, metavar='N',
+                        help="compare ESC304 with CPython's refusals on N generated sources")
     args = parser.parse_args()
+    if args.refused:
+        began = time.perf_counter()
+        tally = generated_refused(args.refused)
+        print(f'Python {sys.version.split()[0]}: {tally.files} generated sources, '
+              f'{tally.literals} literals compared, {tally.refusals} refusals matched one to one with ESC304 '
+              f'({tally.placed} at the offset CPython gives), {tally.skipped} literals not valid apart '
+              f'from their escapes, {dict(tally.intended)}, '
+              f'{len(tally.disagreements)} disagreements in {time.perf_counter() - began:.0f}s')
+        for item in tally.disagreements[:20]:
+            print('  ', item)
+        return 1 if tally.disagreements else 0
     if args.generated:
         began = time.perf_counter()
         tally = generated(args.generated)

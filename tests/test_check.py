@@ -191,17 +191,27 @@ def pycodestyle_stops_flake8(cwd, path) -> bool:
     return 'IndexError' in proc.stderr and 'pycodestyle' in proc.stderr
 
 
+def parses(path: str) -> bool:
+    with open(path, 'rb') as f:
+        return differential.compiles(path) or b'\\' not in f.read()
+
+
 def test_test_data_line_for_line():
-    stopped = [name for name in sorted(os.listdir(DATA))
-               if name.endswith('.py') and pycodestyle_stops_flake8(DATA, name)]
+    names = sorted(name for name in os.listdir(DATA) if name.endswith('.py'))
+    stopped = [name for name in names if pycodestyle_stops_flake8(DATA, name)]
     assert not stopped or sys.version_info >= (3, 12)
-    common = ('--isolated', f'--extend-exclude={",".join(stopped) or "none"}')
+    # the files this Python cannot parse (a newer Python's syntax): flake8 says E999 only, check
+    # also what their literals' text tells (ESC304's section of the README)
+    unparsed = [name for name in names if not parses(os.path.join(DATA, name))]
+    common = ('--isolated', f'--extend-exclude={",".join(["refused", *stopped, *unparsed])}')
     flake8_says = flake8(DATA, *common, '--select=ESC', '.')
     assert flake8_says[0] == 1 and len(flake8_says[1]) > 100
     assert check(DATA, *common, '--select=ESC', '.') == flake8_says
     assert check(DATA, *common, '--select=ESC', '--jobs=2', '.') == flake8_says
-    # without --select, E999 is on as in flake8: the files this Python cannot parse
     assert check(DATA, *common, '.') == flake8(DATA, *common, '--select=ESC,E999', '.')
+    for name in unparsed:  # without --select, flake8's E999 line is among check's
+        e999, = flake8(DATA, '--isolated', '--select=E999', name)[1]
+        assert e999 in check(DATA, '--isolated', name)[1]
     for name in stopped:  # check goes on where flake8 stops
         assert check(DATA, '--isolated', name)[0] == 1
 
@@ -250,9 +260,14 @@ def test_a_file_that_does_not_parse_does_not_stop_the_run(tmp_path):
     write(tmp_path, {'a.py': "x = 'C:\\Users\\me'\ny = '\\d'\n", 'b.py': BAD})
     out = flake8(tmp_path, '--select=ESC,E999', '.')
     assert out[0] == 1 and ': E999 SyntaxError: ' in out[1][0] and len(out[1]) == 4
-    assert check(tmp_path, '--select=ESC,E999', '.') == out
-    assert check(tmp_path, '--select=ESC', '.') == flake8(tmp_path, '--select=ESC', '.')
-    assert check(tmp_path, '.')[1] == out[1]  # E999 is on by default, as in flake8
+    # flake8 stops at a.py's E999; check also reports what its literals' text tells (ESC304's section)
+    e999, *others = out[1]
+    with_e999 = check(tmp_path, '--select=ESC,E999', '.')
+    assert [' '.join(line.split()[:2]) for line in with_e999[1][:4]] == [
+        './a.py:1:8: ESC304', './a.py:1:14: ESC301', ' '.join(e999.split()[:2]), './a.py:2:6: ESC301']
+    assert with_e999 == (1, [*with_e999[1][:2], e999, with_e999[1][3], *others])
+    assert check(tmp_path, '--select=ESC', '.') == (1, [line for line in with_e999[1] if line != e999])
+    assert check(tmp_path, '.') == with_e999  # E999 is on by default, as in flake8
 
 
 def test_a_missing_file(tmp_path):
@@ -362,7 +377,7 @@ PARSED = {
     'fstring_invalid.py': "x = f'{a}\\d'\n",
     'regex.py': "import re\nx = re.sub('(a)', '\\1', s)\ny = '\\1'\n",
     'path.py': "x = open('C:\\new')\n",
-    'broken_escape.py': "x = '\\d'\ndef f(:\n",  # parsed: E999, and nothing with --select=ESC
+    'broken_escape.py': "x = '\\d'\ndef f(:\n",  # parsed: E999, and its literal's ESC301 (ESC304's section)
     # a doctest example: parsed, and quiet (the tab it prints is the one its output shows)
     'docs.py': 'def f():\n    """\n    >>> print(\'a\\tb\')\n    a\tb\n    """\n',
 }
@@ -370,12 +385,16 @@ PARSED = {
 
 def test_files_read_without_the_ast_print_what_flake8_prints(tmp_path):
     write(tmp_path, {**UNPARSED, **PARSED})
+    # flake8 stops at broken_escape.py's E999; check also reports its '\\d' (ESC304's section)
+    text = "./broken_escape.py:1:6: ESC301 invalid escape sequence '\\d'; write '\\\\d' or use a raw string"
     for args in (['--select=ESC'], ['--select=ESC', '--jobs=2'], ['--select=ESC,E999'], []):
         expected = flake8(tmp_path, '--isolated', *(args or ['--select=ESC,E999']), '.')
+        expected = (expected[0], sorted([*expected[1], text], key=lambda line: (
+            line.split(':')[0], *map(int, line.split(':')[1:3]))))
         assert check(tmp_path, '--isolated', *args, '.') == expected, args
     assert check(tmp_path, '--isolated', '--select=ESC', *UNPARSED) == (0, [])
     out = check(tmp_path, '--isolated', '--select=ESC', '.')[1]
-    reported = {'./invalid.py', './fstring_invalid.py', './regex.py', './path.py'}
+    reported = {'./invalid.py', './fstring_invalid.py', './regex.py', './path.py', './broken_escape.py'}
     assert {line.split(':')[0] for line in out} == reported
 
 

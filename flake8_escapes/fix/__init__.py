@@ -15,7 +15,7 @@ import io
 from typing import Iterator, NamedTuple
 
 from flake8_escapes import apis
-from flake8_escapes.fix import plan, proof
+from flake8_escapes.fix import plan, proof, refused
 from flake8_escapes.fix.files import (
     Edit, Snapshot, apply, apply_bytes, detect_encoding, normalized, read, snapshot, splice_problem,
     write_atomic,
@@ -69,7 +69,14 @@ def _round(
     lines = io.StringIO(text, newline='').readlines()
     if plan.file_silenced(text, lines):
         return _Round([], [], [], [], None)
-    tree = tree or parse(text)  # before tokenizing: a file that does not parse raises SyntaxError
+    if tree is None:
+        try:
+            tree = parse(text)  # before tokenizing: a file that does not parse raises SyntaxError
+        except (SyntaxError, UnicodeDecodeError):  # 3.12+: UnicodeDecodeError for '\x4' in a format spec
+            mended = refused.repair(text) if refused.CODE in codes else None
+            if mended is None:
+                raise
+            return _Round(mended.edits, mended.fixed, [], [], mended.tree)
     tokens = plan.tokens_of(lines)
     context = plan.Context(text, lines, tree, tokens, {}, functions)
     by_piece, unsafe = plan.reports_to_fix(context, codes)
