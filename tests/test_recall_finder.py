@@ -18,6 +18,7 @@ from collections import Counter
 import pytest
 
 import recall_finder
+import recall_join
 import survey
 
 COMMANDS = recall_finder.tex_commands()
@@ -134,3 +135,17 @@ def test_both_tools_read_and_skip_the_same_files(tmp_path):
         names = sorted(os.path.basename(path) for path in unreadable)
         assert names == (['broken.py'] if py2 else ['broken.py', 'py2.py'])
         assert listed[0][:7] == ('pkg', '1.0', 'good.py', '1', '6', 'ESC601', '\\n')
+
+
+def test_the_join_marks_reported_candidates_and_lists_reports_that_are_not_candidates():
+    place = {'package': 'pkg', 'version': '1.0', 'file': 'a.py', 'line': '3'}
+    candidates = [{**place, 'column': '5', 'kind': 'ESC601', 'source': 's'},
+                  {**place, 'column': '9', 'kind': 'ESC601', 'source': 's'}]
+    run = [{**place, 'column': '5', 'code': 'ESC601', 'exemption': ''},
+           {**place, 'column': '9', 'code': 'ESC601', 'exemption': 'no-tex-context'},
+           {**place, 'column': '9', 'code': 'ESC602', 'exemption': ''}]  # same place, another code
+    columns, rows = recall_join.joined(list(candidates[0]), candidates, run, 'first')
+    assert columns[-1] == 'source' and columns[-3:-1] == ['label', 'note']
+    marks = [(row['reported_first'], row['silenced_first']) for row in rows]
+    assert marks == [('yes', ''), ('no', 'no-tex-context')]
+    assert recall_join.not_candidates(rows, run) == [run[2]]
