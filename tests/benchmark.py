@@ -53,20 +53,9 @@ import flake8_escapes
 from flake8_escapes import checks, source
 from flake8_escapes.plugin import Plugin
 from helpers import parsed
+from survey_files import python_files
 
 W605 = pycodestyle.python_3000_invalid_escape_sequence
-
-
-def python_files(paths: list[str]) -> list[str]:
-    found = []
-    for path in paths:
-        if os.path.isfile(path):
-            found.append(path)
-            continue
-        for folder, dirs, files in os.walk(path):
-            dirs[:] = sorted(d for d in dirs if d not in ('site-packages', '__pycache__'))
-            found.extend(os.path.join(folder, f) for f in sorted(files) if f.endswith('.py'))
-    return found
 
 
 def logical_lines(tokens: list[tokenize.TokenInfo]) -> list[list[tokenize.TokenInfo]]:

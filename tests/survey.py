@@ -27,11 +27,9 @@ from __future__ import annotations
 
 import argparse
 import ast
-import functools
 import inspect
 import io
 import os
-import re
 import sys
 import sysconfig
 import tokenize
@@ -39,16 +37,12 @@ import warnings
 from collections import Counter
 from typing import Iterator, NamedTuple
 
-from benchmark import python_files
 from helpers import parsed, processor_for
+from survey_files import converted, located, python_files, why_unreadable
 
 from flake8_escapes import checks, invalid, paths, regex
 from flake8_escapes.plugin import Plugin
 
-#: How tests/fetch_releases.py names a package folder: ``<name>-<version>``.
-PACKAGE = re.compile(r'(?P<name>.+?)-(?P<version>\d[^-]*(?:-.*)?)$')
-#: ... inside a folder per "before" date: ``<date>`` (``before <date>`` accepted too).
-GROUP = re.compile(r'(before )?\d{4}-\d\d-\d\d$')
 COLUMNS = ('package', 'version', 'file', 'line', 'column', 'code', 'mark', 'exemption', 'message', 'found_by')
 
 
@@ -67,26 +61,6 @@ class Row(NamedTuple):
     found_by: str = ''  # for an ESC501 report, the finding rule (paths.FINDERS) or 'whole-path'
 
 
-@functools.lru_cache(maxsize=None)
-def refactoring_tool():  # lib2to3 is imported only when --py2 asks for it
-    """lib2to3's converter with all its fixers, built once."""
-    with warnings.catch_warnings():
-        warnings.simplefilter('ignore')  # lib2to3 is deprecated
-        from lib2to3 import refactor
-    return refactor.RefactoringTool(refactor.get_fixers_from_package('lib2to3.fixes'))
-
-
-def converted(path: str) -> str | None:
-    """The file's text after lib2to3, or None if it cannot be read or converted."""
-    tool = refactoring_tool()
-    try:
-        with open(path, encoding='utf-8') as f:
-            text = f.read()
-        return str(tool.refactor_string(text if text.endswith('\n') else text + '\n', path))
-    except Exception:  # anything lib2to3 cannot read is skipped
-        return None
-
-
 def parts_of(text: str) -> tuple[ast.AST, list[tokenize.TokenInfo], list[str]] | None:
     """(tree, tokens, lines) of a converted source, as flake8 prepares them."""
     with warnings.catch_warnings():
@@ -96,25 +70,6 @@ def parts_of(text: str) -> tuple[ast.AST, list[tokenize.TokenInfo], list[str]] |
             return processor.build_ast(), processor.file_tokens, processor.lines
         except (SyntaxError, ValueError, tokenize.TokenError):
             return None
-
-
-def located(path: str, roots: list[str]) -> tuple[str, str, str]:
-    """(package name, version, file relative to the package folder) of ``path``."""
-    for root in roots:
-        relative = os.path.relpath(path, root)
-        if relative.startswith(os.pardir) or os.path.isabs(relative):
-            continue
-        parts = relative.replace(os.sep, '/').split('/')
-        base = os.path.basename(os.path.normpath(root))
-        if not GROUP.match(base) and (match := PACKAGE.match(base)):  # ROOT is the package folder
-            return match['name'], match['version'], '/'.join(parts)
-        depth = 1 if len(parts) > 2 and GROUP.match(parts[0]) else 0  # ROOT/<group>/<name>-<version>/...
-        if len(parts) > depth + 1 and (match := PACKAGE.match(parts[depth])):
-            return match['name'], match['version'], '/'.join(parts[depth + 1:])
-        if len(parts) > 1:
-            return parts[0], '', '/'.join(parts[1:])
-        return os.path.basename(root.rstrip(os.sep)) or root, '', parts[0]
-    return '', '', path
 
 
 def exemption_codes() -> dict[str, tuple[str, ...]]:
@@ -145,8 +100,10 @@ def silenced_code(codes: tuple[str, ...], escape_text: str) -> str:
     return '/'.join(codes) or '?'
 
 
-def rows(paths: list[str], prefixes: tuple[str, ...], py2: bool, counts: Counter) -> Iterator[Row]:
-    """The selected reports of every file under ``paths``; ``counts`` gets 'files' and 'converted'."""
+def rows(paths: list[str], prefixes: tuple[str, ...], py2: bool, counts: Counter,
+         unreadable: list[str]) -> Iterator[Row]:
+    """The selected reports of every file under ``paths``; ``counts`` gets 'files' and 'converted',
+    ``unreadable`` each file that could not be read (not Python 3, and not converted with --py2)."""
     roots = [p for p in paths if os.path.isdir(p)]
     records_silenced = 'silenced' in inspect.signature(checks.all_reports).parameters
     codes_of = exemption_codes()
@@ -158,6 +115,7 @@ def rows(paths: list[str], prefixes: tuple[str, ...], py2: bool, counts: Counter
             parts = parts_of(text)
             mark = '2to3'
         if parts is None:
+            unreadable.append(path)
             continue
         counts['files'] += 1
         counts['converted'] += mark == '2to3'
@@ -188,13 +146,16 @@ def main() -> int:
                         help='code prefix to list (repeat it, or separate by commas); default ESC4')
     parser.add_argument('--py2', action='store_true', help='convert files that do not parse with lib2to3')
     parser.add_argument('--tsv', help='also write the reports to this file, a table for survey_diff.py')
+    parser.add_argument('--verbose', action='store_true',
+                        help='list the files that could not be read, and why')
     args = parser.parse_args()
     prefixes = tuple(p.strip() for item in args.select or ['ESC4'] for p in item.split(',') if p.strip())
     counts: Counter = Counter()
     per_code: Counter = Counter()
     per_exemption: Counter = Counter()
     table = []
-    for row in rows(args.paths, prefixes, args.py2, counts):
+    unreadable: list[str] = []
+    for row in rows(args.paths, prefixes, args.py2, counts, unreadable):
         table.append(row)
         mark = ' (2to3)' if row.mark else ''
         where = f'{row.package}-{row.version} {row.file}:{row.line}:{row.column}:'
@@ -217,7 +178,19 @@ def main() -> int:
     if per_exemption:
         listed = ', '.join(f'{code} {name} {n}' for (code, name), n in sorted(per_exemption.items()))
         print(f'silenced: {listed}')
+    print_unreadable(unreadable, args.py2, args.verbose)
     return 0
+
+
+def print_unreadable(unreadable: list[str], py2: bool, verbose: bool) -> None:
+    """How many files could not be read; with ``verbose``, each one and the parser's reason."""
+    if verbose:
+        for path in unreadable:
+            print(f'not read: {path}: {why_unreadable(path)}')
+    how = ('not Python 3, and lib2to3 could not convert them' if py2
+           else 'not Python 3; --py2 converts Python 2')
+    listed = '' if verbose or not unreadable else ' (--verbose lists them)'
+    print(f'{len(unreadable)} files could not be read ({how}){listed}')
 
 
 if __name__ == '__main__':
