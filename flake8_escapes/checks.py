@@ -99,9 +99,9 @@ def all_reports(
         reports.extend(regex.reports(candidates, used, silenced, looked_for))
     for line, col, rule, fields in reports:
         yield rules.Report(line, col, rule, fields, at[line, col])
-    for line, col, rule, fields, item in tex.reports(commands, used, lines, silenced):
+    docstrings = doctests.docstring_rows(tree) if commands or pieces.doctest else []  # statements only
+    for line, col, rule, fields, item in tex.reports(commands, used, lines, docstrings, silenced):
         yield rules.Report(line, col, rule, fields, item)
     if pieces.doctest:
-        docstrings = doctests.docstring_rows(tree)  # statements only: cheaper than the role pass
         for line, col, rule, fields, item in doctests.reports(pieces.doctest, docstrings, silenced):
             yield rules.Report(line, col, rule, fields, item)

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import functools
 import re
+from bisect import bisect_left, bisect_right
 from typing import Any, Iterable, Iterator, NamedTuple
 
 from flake8_escapes import escapes, literals, roles as role_pass, rules
@@ -146,10 +147,20 @@ def other_tex() -> re.Pattern[str]:
 TEX_SYNTAX = re.compile(r'[\^_]\{|\\[A-Za-z]{2,}\{')
 #: An unescaped dollar sign.
 DOLLAR = re.compile(r'(?<!\\)\$')
+#: ``$...$`` on one line, its first and last characters not blank (not ``$HOME and $PATH``).
+DOLLAR_PAIR = re.compile(r'(?<!\\)\$[^\s$][^$\n]*?(?<![\s\\])\$')
 #: A ``:math:`...``` role of reStructuredText.
 MATH_ROLE = re.compile(r':math:`[^`]*`')
-#: A ``.. math::`` directive, and what stands after it on its line.
-MATH_DIRECTIVE = re.compile(r'^([ \t]*)\.\. math::(.*)$', re.MULTILINE)
+#: A ``.. math::`` directive (or one misspelled: ``..math:``, ``.. math:``), and what stands after it.
+MATH_DIRECTIVE = re.compile(r'^([ \t]*)\.\.[ \t]?math::?(.*)$', re.MULTILINE)
+#: Text in reST's default role (single backquotes, not a role's, a literal's or a link's).
+DEFAULT_ROLE = re.compile(r'(?<![`:\w])`[^`\n]+`(?![`_\w])')
+#: A file's extension after a name (``results\\beta.csv``).
+EXTENSION = re.compile(r'\.[A-Za-z][A-Za-z0-9]{0,4}(?![A-Za-z0-9])')
+#: The line breaks of a literal.
+LINE_BREAK = re.compile('\n')
+#: The letters that make a valid escape of one letter (the others make an invalid one: ``\\sigma``).
+ESCAPE_LETTERS = frozenset('abfnrtvNuUx')
 
 #: The kinds of evidence, as ``evidence`` names them.
 IN_MATH = 'inside $...$'
@@ -158,6 +169,54 @@ MATH_DOCSTRING = 'in a :math: role or a .. math:: block'
 TEX_API = 'passed to an API that takes TeX'
 
 _ESC601 = (rules.ESC601.code,)
+# The finding rules of issue 30 (``FINDERS``): TeX as scientists write it in docstrings and tables.
+DOCSTRING_PROSE = rules.Finder(
+    'docstring-prose', _ESC601,
+    'In a docstring, a command that is not a short name or an everyday word (`EVERYDAY_WORDS`) is '
+    'TeX written as prose, unless a file extension follows it.',
+    'def grad(f):\n    """Gradient \\nabla f of the loss."""\n',
+)
+TEX_DOCSTRING = rules.Finder(
+    'tex-docstring', _ESC601,
+    'A docstring that shows TeX anywhere (a `.. math::` block, a `:math:` role, `$...$`, a doubled '
+    'command such as `\\\\psi`, an invalid-escape command such as `\\sigma`) makes a command on any '
+    'of its lines TeX, a short name or an everyday word too.',
+    'def density(x):\n    """Density :math:`\\\\rho`.\n\n    Zero when x \\ne 0.\n    """\n',
+)
+PARTIAL_ESCAPING = rules.Finder(
+    'partial-escaping', _ESC601,
+    'A literal that writes another command doubled (`\\\\psi`) or with an invalid escape (`\\sigma`) '
+    'on any of its lines is TeX: its single commands are reported.',
+    's = """\\\\mathbf{x}\n\\rtimes y"""\n',
+)
+MISSPELLED_MATH = rules.Finder(
+    'misspelled-math', _ESC601,
+    'A misspelled math role or directive (`..math:`, `.. math:`, `:math:\\tau` without backquotes) '
+    'is read as the right one, and in a docstring so is text in single backquotes (reST\'s default '
+    'role, where a project writes math).',
+    'def f(x):\n    """The map `x \\to y`."""\n',
+)
+TEX_TABLE = rules.Finder(
+    'tex-table', _ESC601,
+    'In the keys, the values or the items of a dict, list, tuple or set, one command written doubled, '
+    'raw or with an invalid escape (`\'\\sigma\'`) makes the table TeX, and each command in it a report.',
+    "names = {'\\theta': 'θ', '\\sigma': 'σ'}\n",
+)
+GROUP_COMMAND = rules.Finder(
+    'group-command', _ESC601,
+    'A command right after `{` and before a space or `}` is a TeX group (`{\\rm E}`, `_{\\bf x}`), '
+    'a short name too.',
+    'labels = {"r": "r_{\\rm eff}"}\n',
+)
+#: Every finding rule of ESC601, in the order they are tried.
+FINDERS: tuple[rules.Finder, ...] = (
+    GROUP_COMMAND, MISSPELLED_MATH, TEX_TABLE, TEX_DOCSTRING, PARTIAL_ESCAPING, DOCSTRING_PROSE,
+)
+FINDER_NAMES = frozenset(finder.name for finder in FINDERS)
+#: The evidence that makes a short name or an everyday word TeX.
+EVERYDAY_PROOF = frozenset({IN_MATH, MATH_DOCSTRING, GROUP_COMMAND.name, MISSPELLED_MATH.name,
+                            TEX_TABLE.name, TEX_DOCSTRING.name})
+
 DISCARDED_STRING = rules.Exemption(
     'discarded-string', _ESC601,
     'A string statement that is not a docstring is thrown away (code kept in a string to disable '
@@ -228,84 +287,239 @@ def candidates(pieces: Iterable[Piece]) -> Iterator[Candidate]:
                     yield Candidate(Found(line, col, escape, piece), name)
 
 
-def context(candidate: Candidate, lines: list[str]) -> tuple[str, int]:
-    """The line of text a candidate is judged in, and the escape's offset there:
-    its line of the literal (a STRING token), or its whole row of source (a
-    3.12+ f-string piece, whose literal goes on beyond the piece)."""
-    found = candidate.found
-    piece = found.piece
-    if piece.spans[0][0]:  # a STRING token: the whole literal
-        text, at = piece.text, found.escape.offset
-        begin = text.rfind('\n', 0, at) + 1
-        end = text.find('\n', at)
-        return text[begin:end if end != -1 else len(text)], at - begin
-    return lines[found.line - 1], found.col
+def is_everyday(name: str) -> bool:
+    """Is the command a short name (its escape's letter and one more) or an everyday word?"""
+    return len(name) <= 2 or name in EVERYDAY_WORDS
 
 
-def evidence(candidate: Candidate, lines: list[str]) -> str:
-    """The strongest textual evidence that the candidate is TeX (math first), or ''."""
-    line, at = context(candidate, lines)
-    end = at + 1 + len(candidate.name)
-    if len(DOLLAR.findall(line, 0, at)) % 2 and DOLLAR.search(line, end) is not None:
-        return IN_MATH
-    if in_math_docstring(candidate):  # before BESIDE_TEX: an everyday word counts in math only
-        return MATH_DOCSTRING
-    if TEX_SYNTAX.search(line) is not None:
-        return BESIDE_TEX
-    for match in other_tex().finditer(line):
-        if match.start() != at and match[1] not in EVERYDAY_WORDS:
+def is_written_tex(match: re.Match[str]) -> bool:
+    """Is an ``other_tex`` match a command that only TeX writes so: doubled
+    (``\\\\psi``) or with an invalid escape (``\\sigma``), and not a short
+    name or an everyday word (``'\\\\ne'`` is code that writes a newline)?"""
+    name = match[1]
+    doubled = match.end() - match.start() - len(name) == 2
+    return (doubled or name[0] not in ESCAPE_LETTERS) and not is_everyday(name)
+
+
+class Reading:
+    """What one literal's text (or a 3.12+ f-string piece's row of source)
+    shows of TeX, read once for all its candidates: each question is then a
+    bisection, so that a literal with n candidates costs n log n, not n²."""
+
+    def __init__(self, text: str, docstring: bool) -> None:
+        self.text = text
+        self.docstring = docstring
+        self.breaks = [match.start() for match in LINE_BREAK.finditer(text)]
+        self.dollars = [match.start() for match in DOLLAR.finditer(text)] if '$' in text else []
+        self.syntax_rows = {self.row(match.start()) for match in TEX_SYNTAX.finditer(text)}
+        self.commands: dict[int, list[int]] = {}  # row -> starts of its other TeX commands
+        self.written = False  # a command written doubled or with an invalid escape
+        for match in other_tex().finditer(text):
+            if match[1] in EVERYDAY_WORDS:
+                continue
+            self.commands.setdefault(self.row(match.start()), []).append(match.start())
+            self.written = self.written or is_written_tex(match)
+        self.math = merged(self._math_spans())
+        self.math_starts = [start for start, _ in self.math]
+        self.default: tuple[list[tuple[int, int]], list[int]] | None = None  # single backquotes
+        self.shows_tex = docstring and bool(self.written or self.math or DOLLAR_PAIR.search(text))
+
+    def row(self, at: int) -> int:
+        return bisect_left(self.breaks, at)
+
+    def row_span(self, at: int) -> tuple[int, int]:
+        """Where the row of ``at`` starts and ends in the text."""
+        row = self.row(at)
+        first = self.breaks[row - 1] + 1 if row else 0
+        return first, self.breaks[row] if row < len(self.breaks) else len(self.text)
+
+    def _math_spans(self) -> Iterator[tuple[int, int]]:
+        """The spans of ``:math:`` roles and ``.. math::`` blocks (each directive's line and the rows
+        indented under it)."""
+        text = self.text
+        if ':math:' in text:
+            yield from (match.span() for match in MATH_ROLE.finditer(text))
+        for directive in MATH_DIRECTIVE.finditer(text):
+            indent = len(directive[1])
+            end = directive.end()
+            while end < len(text):
+                row_end = text.find('\n', end + 1)
+                row_end = len(text) if row_end == -1 else row_end
+                row = text[end + 1:row_end]
+                if row.strip() and len(row) - len(row.lstrip()) <= indent:
+                    break
+                end = row_end
+            yield directive.start(), end
+
+    def in_math(self, at: int, end: int) -> bool:
+        """Is ``text[at:end]`` inside ``$...$`` on its row?"""
+        if not self.dollars:
+            return False
+        first, last = self.row_span(at)
+        before = bisect_left(self.dollars, at) - bisect_left(self.dollars, first)
+        after = bisect_left(self.dollars, end)
+        return bool(before % 2) and after < len(self.dollars) and self.dollars[after] < last
+
+    def in_math_docstring(self, at: int) -> bool:
+        """Is ``at`` in a ``:math:`...``` role or a ``.. math::`` block (or one misspelled)?"""
+        return inside(self.math, self.math_starts, at)
+
+    def beside_tex(self, at: int) -> bool:
+        """Does the row of ``at`` hold other TeX (``TEX_SYNTAX``, another command)?"""
+        row = self.row(at)
+        if row in self.syntax_rows:
+            return True
+        starts = self.commands.get(row, ())
+        return len(starts) > 1 or (len(starts) == 1 and starts[0] != at)
+
+    def default_role(self, at: int) -> bool:
+        """Is ``at`` in single backquotes (a docstring's default role)?"""
+        if self.default is None:
+            spans = merged(match.span() for match in DEFAULT_ROLE.finditer(self.text))
+            self.default = spans, [start for start, _ in spans]
+        return inside(*self.default, at)
+
+    def evidence(self, at: int, name: str) -> str:
+        """The strongest evidence that the command ``name`` whose escape stands at ``at`` is TeX, or ''."""
+        text = self.text
+        end = at + 1 + len(name)
+        if self.in_math(at, end):
+            return IN_MATH
+        if self.in_math_docstring(at):
+            return MATH_DOCSTRING
+        if text[at - 1:at] == '{' and text[end:end + 1] in (' ', '}'):
+            return GROUP_COMMAND.name
+        if text[max(at - 6, 0):at] == ':math:' or (self.docstring and self.default_role(at)):
+            return MISSPELLED_MATH.name
+        if self.shows_tex:
+            return TEX_DOCSTRING.name
+        if self.beside_tex(at):
             return BESIDE_TEX
-    return ''
+        if self.written:
+            return PARTIAL_ESCAPING.name
+        if self.docstring and not is_everyday(name) and EXTENSION.match(text, end) is None:
+            return DOCSTRING_PROSE.name
+        return ''
 
 
-def in_math_docstring(candidate: Candidate) -> bool:
-    """Is the escape in a ``:math:`...``` role, or in a ``.. math::``
-    directive (its line, or the indented block after it) of its literal?"""
-    found = candidate.found
-    text, at = found.piece.text, found.escape.offset
-    if ':math:' in text and any(role.start() < at < role.end() for role in MATH_ROLE.finditer(text)):
-        return True
-    for directive in MATH_DIRECTIVE.finditer(text, 0, at):
-        if at <= directive.end():
-            return True  # .. math:: \frac{a}{b}
-        indent = len(directive[1])
-        block = text[directive.end() + 1:text.rfind('\n', 0, at) + 1]
-        rows = block.split('\n')[:-1]
-        if all(not row.strip() or len(row) - len(row.lstrip()) > indent for row in rows):
-            row_start = text.rfind('\n', 0, at) + 1
-            own = text[row_start:at]
-            if len(own) - len(own.lstrip()) > indent or not own.strip():
-                return True
+def merged(spans: Iterable[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The union of ``spans`` as disjoint spans, in order."""
+    found: list[tuple[int, int]] = []
+    for start, end in sorted(spans):
+        if found and start <= found[-1][1]:
+            found[-1] = (found[-1][0], max(end, found[-1][1]))
+        else:
+            found.append((start, end))
+    return found
+
+
+def inside(spans: list[tuple[int, int]], starts: list[int], at: int) -> bool:
+    """Is ``at`` strictly inside one of the disjoint ``spans`` (``starts``: their starts)?"""
+    index = bisect_left(starts, at) - 1
+    return index >= 0 and at < spans[index][1]
+
+
+class Readings:
+    """The ``Reading`` of each literal (and f-string row) of a file, made when first asked."""
+
+    def __init__(self, lines: list[str], docstrings: list[tuple[int, int]]) -> None:
+        self.lines = lines
+        self.docstrings = docstrings
+        self.found: dict[tuple[int, int], Reading] = {}
+
+    def of(self, candidate: Candidate) -> tuple[Reading, int]:
+        """The reading of the candidate's literal, and its escape's offset there."""
+        found = candidate.found
+        piece = found.piece
+        if piece.spans[0][0]:  # a STRING token: the whole literal
+            key, at = piece.start, found.escape.offset
+        else:  # a 3.12+ f-string piece, whose literal goes on beyond the piece: its row
+            key, at = (found.line, -1), found.col
+        reading = self.found.get(key)
+        if reading is None:
+            if key[1] == -1:
+                reading = Reading(self.lines[found.line - 1], False)
+            else:
+                reading = Reading(piece.text, in_docstring(piece, self.docstrings))
+            self.found[key] = reading
+        return reading, at
+
+
+def in_docstring(piece: Piece, docstrings: list[tuple[int, int]]) -> bool:
+    """Does the piece (a STRING token) stand on the rows of a docstring (``doctests.docstring_rows``)?"""
+    first = piece.start[0]
+    last = first + piece.text.count('\n')
+    index = bisect_right(docstrings, (first, float('inf'))) - 1
+    return index >= 0 and docstrings[index][0] <= first and last <= docstrings[index][1]
+
+
+class Tables:
+    """Which literals of the file's dicts, lists, tuples and sets (the role
+    pass's ``TABLE`` roles) stand in a table of TeX commands."""
+
+    def __init__(self, roles: list[role_pass.Role], lines: list[str]) -> None:
+        self.tex: set[int] = set()
+        for role in roles:
+            if role.role == role_pass.TABLE and role.table not in self.tex and is_tex_item(role, lines):
+                self.tex.add(role.table)
+
+    def holds(self, roles: list[role_pass.Role], line: int, col: int) -> bool:
+        if not self.tex:
+            return False
+        role = role_pass.role_at(roles, line, col, (role_pass.TABLE,))
+        return role is not None and role.table in self.tex
+
+
+def is_tex_item(role: role_pass.Role, lines: list[str]) -> bool:
+    """Is the item (a literal on one row) a TeX command written doubled, raw or with an invalid escape?"""
+    (line, col), (end_line, end) = role.start, role.end
+    if line != end_line:
+        return False
+    text = lines[line - 1][col:end]
+    prefix = _LETTERS.match(text)
+    raw = prefix is not None and 'r' in prefix[0].lower()
+    for match in other_tex().finditer(text):
+        if raw or is_written_tex(match):
+            return True
     return False
 
 
-def exemption_for(candidate: Candidate, roles: list[role_pass.Role], lines: list[str]) -> str:
-    """The name of the exemption that keeps a candidate quiet, or '' (reported)."""
+def exemption_for(candidate: Candidate, roles: list[role_pass.Role], readings: Readings,
+                  tables: Tables) -> tuple[str, str]:
+    """(the exemption that keeps a candidate quiet, or ''; the evidence that it is TeX, or '')."""
     item, name = candidate
     active = frozenset(exemption.name for exemption in EXEMPTIONS)
     at = (item.line, item.col)
     if DISCARDED_STRING.name in active and role_pass.role_at(roles, *at, (role_pass.DISCARDED,)):
-        return DISCARDED_STRING.name
-    proof = evidence(candidate, lines)
-    api = not proof and role_pass.role_at(roles, *at, (role_pass.TEX,)) is not None
-    if not proof and not api and NO_TEX_CONTEXT.name in active:
-        return NO_TEX_CONTEXT.name
-    if (name in EVERYDAY_WORDS and proof not in (IN_MATH, MATH_DOCSTRING)
-            and EVERYDAY_WORD.name in active):
-        return EVERYDAY_WORD.name
-    return ''
+        return DISCARDED_STRING.name, ''
+    reading, offset = readings.of(candidate)
+    proof = reading.evidence(offset, name)
+    if proof not in EVERYDAY_PROOF and tables.holds(roles, *at):
+        proof = TEX_TABLE.name
+    if proof in FINDER_NAMES and proof not in {finder.name for finder in FINDERS}:
+        proof = ''  # a finding rule left out (the tests' monkeypatch)
+    if not proof and role_pass.role_at(roles, *at, (role_pass.TEX,)) is not None:
+        proof = TEX_API
+    if not proof and NO_TEX_CONTEXT.name in active:
+        return NO_TEX_CONTEXT.name, ''
+    if is_everyday(name) and proof not in EVERYDAY_PROOF and EVERYDAY_WORD.name in active:
+        return EVERYDAY_WORD.name, proof
+    return '', proof
 
 
 def reports(
     found: Iterable[Candidate],
     roles: list[role_pass.Role],
     lines: list[str],
+    docstrings: list[tuple[int, int]],
     silenced: list[rules.Silenced] | None = None,
 ) -> Iterator[Finding]:
     """ESC601: the candidates whose text reads as TeX, or that an API takes as TeX (``roles``)."""
+    readings = Readings(lines, sorted(docstrings))
+    tables = Tables(roles, lines)
     for candidate in found:
         item = candidate.found
-        exemption = exemption_for(candidate, roles, lines)
+        exemption, proof = exemption_for(candidate, roles, readings, tables)
         if exemption:
             if silenced is not None:
                 silenced.append(rules.Silenced(item.line, item.col, rules.ESC601.code, item.escape.text,
@@ -314,4 +528,5 @@ def reports(
         escape = item.escape.text
         yield item.line, item.col, rules.ESC601, {
             'escape': escape, 'command': '\\' + candidate.name, 'meaning': escapes.CONTROL_NAMES[escape],
+            'finder': proof,
         }, item
