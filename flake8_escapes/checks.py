@@ -14,7 +14,7 @@ from typing import Iterable, Iterator, NamedTuple
 from flake8_escapes import apis, doctests, invalid, literals, paths, regex, roles, rules, tex
 
 
-SEARCH_COMMAND = tex.COMMAND.search
+SEARCH_COMMAND = tex.may_hold_command
 
 
 class Pieces:
@@ -29,7 +29,7 @@ class Pieces:
 
     def __call__(self, piece: literals.Piece) -> str:
         text = piece.text  # the two tests below, first in C: most pieces fail both
-        if SEARCH_COMMAND(text) is not None and tex.may_hold_candidate(piece):
+        if SEARCH_COMMAND(text) and tex.may_hold_candidate(piece):
             self.tex.append(piece)
         if '>>>' in text and doctests.may_hold_candidate(piece):
             self.doctest.append(piece)

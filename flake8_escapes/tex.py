@@ -17,10 +17,10 @@ name, then a non-letter or the row's end (a name holds no line break):
 """
 from __future__ import annotations
 
-import functools
+import os
 import re
 from bisect import bisect_left, bisect_right
-from typing import Any, Iterable, Iterator, NamedTuple
+from typing import Iterable, Iterator, NamedTuple
 
 from flake8_escapes import escapes, literals, roles as role_pass, rules
 from flake8_escapes.literals import Found, Piece
@@ -28,117 +28,57 @@ from flake8_escapes.literals import Found, Piece
 #: (line, col, rule, message fields, the escape): formatted only at the plugin's edge.
 Finding = tuple[int, int, rules.Rule, dict[str, str], Found]
 
-#: The TeX and LaTeX command names (two letters or more) that begin with a
-#: letter of a valid escape, by that letter: LaTeX's math symbols, Greek
-#: letters, functions, accents, font and layout commands
-#: (https://www.ctan.org/pkg/comprehensive, "The Comprehensive LaTeX Symbol List").
-#: One-letter accents (``\\b``, ``\\t``, ``\\v``) are left out: ``'\\t{'`` is a tab.
+#: The TeX command names, generated from KaTeX's sources and the LaTeX
+#: kernel (the file's header names both, with their versions, and the
+#: command that made it: ``tests/make_tex_commands.py``).
+COMMANDS_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'data', 'tex_commands.txt')
+#: The letters of a valid escape of one letter that a command may begin with.
+COMMAND_LETTERS = 'abfnrtv'
+
+
+def _read_names(path: str) -> frozenset[str]:
+    """The names of ``path``: one a line, ``#`` lines are its header."""
+    with open(path, encoding='utf-8') as file:
+        return frozenset(line for line in file.read().split('\n') if line and not line.startswith('#'))
+
+
+ALL_COMMANDS = _read_names(COMMANDS_FILE)
+#: The command names (two letters or more) that begin with a letter of a valid
+#: escape, by that letter: the candidates.  One-letter accents (``\\b``,
+#: ``\\t``, ``\\v``) are left out: ``'\\t{'`` is a tab.
 COMMANDS: dict[str, frozenset[str]] = {
-    'a': frozenset({
-        'alpha', 'aleph', 'amalg', 'angle', 'approx', 'approxeq', 'arccos', 'arcsin', 'arctan', 'arg',
-        'ast', 'asymp', 'atop', 'acute', 'arrowvert', 'addtocounter', 'author', 'appendix',
-    }),
-    'b': frozenset({
-        'beta', 'bar', 'begin', 'bf', 'bfseries', 'big', 'bigl', 'bigr', 'bigg', 'biggl', 'biggr', 'bigm',
-        'bigcap', 'bigcup', 'bigodot', 'bigoplus', 'bigotimes', 'bigsqcup', 'biguplus', 'bigvee',
-        'bigwedge', 'bigstar', 'bigtriangleup', 'bigtriangledown', 'binom', 'bmod', 'bot', 'bowtie',
-        'boldsymbol', 'bm', 'breve', 'bullet', 'backslash', 'boxed', 'boxplus', 'boxtimes', 'boxdot',
-        'because', 'beth', 'between', 'blacksquare', 'blacktriangle', 'bibitem', 'bibliography',
-        'baselineskip', 'bigskip', 'bra', 'braket',
-    }),
-    'f': frozenset({
-        'frac', 'forall', 'flat', 'frown', 'footnote', 'footnotesize', 'fbox', 'framebox', 'fontsize',
-        'fill', 'flushleft', 'flushright', 'frak', 'figurename',
-    }),
-    'n': frozenset({
-        'nu', 'nabla', 'neq', 'ne', 'not', 'neg', 'ni', 'newline', 'newcommand', 'newenvironment',
-        'newpage', 'nolimits', 'nonumber', 'noindent', 'nearrow', 'nwarrow', 'natural', 'ngeq', 'nleq',
-        'ngtr', 'nless', 'nmid', 'nparallel', 'nsubseteq', 'nsupseteq', 'notin', 'nexists', 'normalsize',
-        'nsim', 'ncong', 'nvdash', 'norm', 'nolinebreak', 'nleftarrow', 'nrightarrow', 'nobreak',
-    }),
-    'r': frozenset({
-        'rho', 'right', 'rightarrow', 'rightharpoonup', 'rightharpoondown', 'rightleftharpoons',
-        'rightrightarrows', 'rangle', 'rceil', 'rfloor', 'rbrace', 'rbrack', 'rvert', 'rVert', 'rm',
-        'rmfamily', 'ref', 'renewcommand', 'raisebox', 'restriction', 'rtimes', 'rq', 'rule',
-    }),
-    't': frozenset({
-        'tau', 'theta', 'times', 'to', 'top', 'tilde', 'text', 'textbf', 'textit', 'textrm', 'textsf',
-        'texttt', 'textsc', 'textup', 'textmd', 'textnormal', 'textstyle', 'textwidth', 'textheight',
-        'textcolor', 'textsuperscript', 'textsubscript', 'textdegree', 'textmu', 'textbackslash',
-        'tfrac', 'tbinom', 'tan', 'tanh', 'therefore', 'triangle', 'triangleleft', 'triangleright',
-        'triangledown', 'trianglelefteq', 'trianglerighteq', 'tt', 'ttfamily', 'tiny', 'today', 'tag',
-        'thinspace', 'tableofcontents', 'thispagestyle', 'twoheadrightarrow', 'tabular', 'title',
-    }),
-    'v': frozenset({
-        'vec', 'varphi', 'varepsilon', 'vartheta', 'varpi', 'varrho', 'varsigma', 'varkappa', 'varnothing',
-        'varpropto', 'vartriangle', 'vee', 'vert', 'vdash', 'vdots', 'vspace', 'verb', 'vline', 'vbox',
-        'vskip', 'vfill', 'veebar', 'vDash',
-    }),
+    letter: frozenset(name for name in ALL_COMMANDS if name[0] == letter) for letter in COMMAND_LETTERS
 }
-#: Other TeX names, whose backslash makes no valid escape (``\\sigma`` is an
-#: invalid one, ``\\\\sigma`` a doubled one): beside a candidate, they say the
-#: literal is TeX.
+NAMES = frozenset(name for names in COMMANDS.values() for name in names)
+#: Other TeX names of common packages (physics, sectioning, TeX primitives) that the
+#: generated list lacks: beside a candidate they say the literal is TeX, never a candidate.
 OTHER_COMMANDS = frozenset({
-    'gamma', 'Gamma', 'delta', 'Delta', 'epsilon', 'zeta', 'eta', 'Theta', 'iota', 'kappa', 'lambda',
-    'Lambda', 'mu', 'xi', 'Xi', 'pi', 'Pi', 'sigma', 'Sigma', 'upsilon', 'Upsilon', 'phi', 'Phi', 'chi',
-    'psi', 'Psi', 'omega', 'Omega', 'cdot', 'cdots', 'ldots', 'dots', 'sum', 'prod', 'int', 'iint',
-    'oint', 'partial', 'infty', 'sqrt', 'left', 'mathrm', 'mathbf', 'mathcal', 'mathbb', 'mathit',
-    'mathsf', 'mathtt', 'mathfrak', 'hat', 'dot', 'ddot', 'pm', 'mp', 'leq', 'geq', 'le', 'ge', 'll',
-    'gg', 'sim', 'simeq', 'equiv', 'propto', 'cap', 'cup', 'subset', 'supset', 'subseteq', 'supseteq',
-    'in', 'exp', 'log', 'ln', 'sin', 'cos', 'sinh', 'cosh', 'lim', 'max', 'min', 'sup', 'inf', 'det',
-    'quad', 'qquad', 'circ', 'odot', 'oplus', 'otimes', 'perp', 'parallel', 'emptyset', 'exists',
-    'hbar', 'ell', 'langle', 'lceil', 'lfloor', 'overline', 'underline', 'widehat', 'widetilde',
-    'displaystyle', 'scriptstyle', 'item', 'section', 'subsection', 'label', 'cite', 'end', 'hline',
-    'centering', 'caption', 'emph', 'operatorname', 'dagger', 'prime', 'leftarrow', 'Leftarrow',
-    'Rightarrow', 'leftrightarrow', 'Leftrightarrow', 'uparrow', 'downarrow', 'mapsto', 'implies',
-    'iff', 'setminus', 'mid', 'div', 'mathring', 'overrightarrow', 'hspace', 'mathop', 'limits',
-    'Re', 'Im', 'degree', 'checkmark', 'star', 'wedge', 'land', 'lor', 'lnot', 'hfill', 'small',
-    'large', 'Large', 'huge', 'Huge', 'scriptsize', 'mathscr', 'dfrac', 'ket', 'expval', 'dd',
+    'dd', 'expval', 'hfill', 'limits', 'section', 'subsection', 'ket', 'vskip', 'vbox', 'vfill',
+    'noindent', 'norm', 'appendix', 'tableofcontents', 'baselineskip',
 })
+#: Every TeX name: a doubled or invalid-escape one beside a candidate says TeX.
+TEX_NAMES = ALL_COMMANDS | OTHER_COMMANDS
 #: Commands whose letters after the escape's are an ordinary word or a
 #: one-letter name (``\\ne``: a newline and ``e`` in ``'c = 4\\ne = 5'``;
 #: ``\\tan``: a tab and ``an``; ``\\rangle``: a carriage return and ``angle``):
-#: an API that takes TeX alone does not make them TeX.
+#: an API that takes TeX alone does not make them TeX.  Every name of two
+#: letters is one too (``is_everyday``).
 EVERYDAY_WORDS = frozenset({
-    'ne', 'ni', 'nu', 'neq', 'nexists', 'to', 'top', 'tan', 'tt', 'rm', 'rangle', 'rfloor', 'rbrace',
+    'neq', 'nexists', 'top', 'tan', 'rangle', 'rfloor', 'rbrace', 'rbrack', 'rarr', 'rang', 'rgroup',
+    'rparen', 'nless', 'nmid', 'nsim', 'nparallel', 'null', 'not',
 })
-_NAMES = sorted({name for names in COMMANDS.values() for name in names}, key=lambda name: (-len(name), name))
-NAMES = frozenset(_NAMES)
-
-
-def _trie(words: Iterable[str]) -> str:
-    """A regex that matches any of ``words``, as a trie: one branch per
-    letter, so that a search tries a handful of letters at each backslash,
-    not every word."""
-    root: dict[str, Any] = {}
-    for word in words:
-        node = root
-        for char in word:
-            node = node.setdefault(char, {})
-        node[''] = {}
-
-    def pattern(node: dict[str, Any]) -> str:
-        branches = [char + pattern(child) for char, child in sorted(node.items()) if char]
-        if not branches:
-            return ''
-        body = branches[0] if len(branches) == 1 else '(?:%s)' % '|'.join(branches)
-        return '(?:%s)?' % body if '' in node else body
-    return pattern(root)
-
-
-#: A backslash, an escape's letter and the rest of a command of ``NAMES``,
-#: then no letter, as the source spells it (searched on the rows of every file).
-COMMAND = re.compile(r'\\%s(?![A-Za-z])' % _trie(_NAMES))
+#: A backslash, an escape's letter and letters, as the source spells them:
+#: a command of ``NAMES`` when the letters are one (searched in C on the rows of
+#: every file, the names then looked up in a set: no pattern of 600 names to compile).
+COMMAND_SHAPE = re.compile(r'\\([abfnrtv][A-Za-z]+)')
+#: A backslash (doubled or not) and letters: another TeX command when they are one of ``TEX_NAMES``.
+OTHER_SHAPE = re.compile(r'\\\\?([A-Za-z]+)')
 _LETTERS = re.compile('[A-Za-z]*')
 
 
-@functools.cache
-def other_tex() -> re.Pattern[str]:
-    """Another TeX command, doubled or with an invalid or valid escape, its
-    name in group 1.  Compiled when first asked (a candidate's ``evidence``),
-    not by every flake8 process that loads the plugin: a file with no
-    candidate never needs it."""
-    return re.compile(r'\\\\?(%s)(?![A-Za-z])' % _trie(OTHER_COMMANDS.union(_NAMES)))
+def other_tex(text: str) -> Iterator[re.Match[str]]:
+    """The TeX commands of ``text``, doubled or with an invalid or valid escape, each name in group 1."""
+    return (match for match in OTHER_SHAPE.finditer(text) if match[1] in TEX_NAMES)
 
 
 # What the text around a candidate must show to read as TeX (and ``other_tex``).
@@ -253,7 +193,7 @@ def may_hold_command(line: str) -> bool:
     """Could an escape of this row of source begin a TeX command?  False
     only when no backslash of the row is followed by a command of
     ``COMMANDS`` and then a non-letter (see the module's docstring)."""
-    return COMMAND.search(line) is not None
+    return not NAMES.isdisjoint(COMMAND_SHAPE.findall(line))
 
 
 def may_hold_candidate(piece: Piece) -> bool:
@@ -289,7 +229,7 @@ def candidates(pieces: Iterable[Piece]) -> Iterator[Candidate]:
 
 def is_everyday(name: str) -> bool:
     """Is the command a short name (its escape's letter and one more) or an everyday word?"""
-    return len(name) <= 2 or name in EVERYDAY_WORDS
+    return name in EVERYDAY_WORDS or (len(name) <= 2 and name[0] in COMMAND_LETTERS)
 
 
 def is_written_tex(match: re.Match[str]) -> bool:
@@ -314,8 +254,8 @@ class Reading:
         self.syntax_rows = {self.row(match.start()) for match in TEX_SYNTAX.finditer(text)}
         self.commands: dict[int, list[int]] = {}  # row -> starts of its other TeX commands
         self.written = False  # a command written doubled or with an invalid escape
-        for match in other_tex().finditer(text):
-            if match[1] in EVERYDAY_WORDS:
+        for match in other_tex(text):
+            if is_everyday(match[1]):
                 continue
             self.commands.setdefault(self.row(match.start()), []).append(match.start())
             self.written = self.written or is_written_tex(match)
@@ -395,11 +335,22 @@ class Reading:
             return TEX_DOCSTRING.name
         if self.beside_tex(at):
             return BESIDE_TEX
+        if path_part(text, at, end):
+            return ''
         if self.written:
             return PARTIAL_ESCAPING.name
-        if self.docstring and not is_everyday(name) and EXTENSION.match(text, end) is None:
+        if self.docstring and not is_everyday(name):
             return DOCSTRING_PROSE.name
         return ''
+
+
+def path_part(text: str, at: int, end: int) -> bool:
+    """Does the command ``text[at:end]`` read as a part of a file's path: a
+    file extension after it (``results\\beta.csv``), or a backslash after it
+    and a letter or digit before it (``data\\ref\\x``)?"""
+    if EXTENSION.match(text, end) is not None:
+        return True
+    return text[end:end + 1] == '\\' and text[at - 1:at].isalnum()
 
 
 def merged(spans: Iterable[tuple[int, int]]) -> list[tuple[int, int]]:
@@ -478,7 +429,7 @@ def is_tex_item(role: role_pass.Role, lines: list[str]) -> bool:
     text = lines[line - 1][col:end]
     prefix = _LETTERS.match(text)
     raw = prefix is not None and 'r' in prefix[0].lower()
-    for match in other_tex().finditer(text):
+    for match in other_tex(text):
         if raw or is_written_tex(match):
             return True
     return False
