@@ -113,7 +113,8 @@ _ESC601 = (rules.ESC601.code,)
 DOCSTRING_PROSE = rules.Finder(
     'docstring-prose', _ESC601,
     'In a docstring, a command that is not a short name or an everyday word (`EVERYDAY_WORDS`) is '
-    'TeX written as prose, unless a file extension follows it.',
+    'TeX written as prose, unless it reads as a part of a file\'s path (an extension after it, or a '
+    'backslash after it and a letter or digit before it).',
     'def grad(f):\n    """Gradient \\nabla f of the loss."""\n',
 )
 TEX_DOCSTRING = rules.Finder(
@@ -140,7 +141,7 @@ TEX_TABLE = rules.Finder(
     'tex-table', _ESC601,
     'In the keys, the values or the items of a dict, list, tuple or set, one command written doubled, '
     'raw or with an invalid escape (`\'\\sigma\'`) makes the table TeX, and each command in it a report.',
-    "names = {'\\theta': 'θ', '\\sigma': 'σ'}\n",
+    "names = {'\\theta': 'θ', '\\\\sigma': 'σ'}\n",
 )
 GROUP_COMMAND = rules.Finder(
     'group-command', _ESC601,

@@ -23,7 +23,7 @@ import tokenize
 import warnings
 from typing import NamedTuple
 
-from flake8_escapes import apis, checks, escapes, invalid, literals, rules
+from flake8_escapes import apis, checks, doctests, escapes, invalid, literals, rules
 from flake8_escapes.fix.files import Edit
 
 try:  # flake8's own noqa regexes, so that the fixer skips exactly what flake8 silences
@@ -270,6 +270,25 @@ def units(by_piece: Planned, context: Context) -> list[Unit]:
         if not all(code in SAFE for code, _ in items):
             found[start] = unit._replace(safe=False)
     return list(found.values())
+
+
+def keeps_examples(unit: Unit) -> bool:
+    """Is ``unit`` an ESC602 fix that must keep doctest's examples as they
+    compile: each of its ESC602 escapes a control character, not a line
+    break, outside a raw string of an example (``doctests.SHOWN_CONTROL``, or
+    one in the quotes of an output: the example's source is the same)?"""
+    places = {(found.line, found.col) for code, found in unit.items if code == 'ESC602'}
+    if not places:
+        return False
+    pieces = {found.piece.start: found.piece for code, found in unit.items if code == 'ESC602'}
+    shown = set()
+    for piece in pieces.values():
+        for candidate in doctests.candidates(piece):
+            value = escapes.value_of(candidate.found.escape)
+            if (candidate.place != doctests.IN_RAW_STRING and doctests.is_control(value)
+                    and value not in doctests.LINE_BREAKS):
+                shown.add((candidate.found.line, candidate.found.col))
+    return places <= shown
 
 
 def fixed_codes(unit: Unit) -> list[str]:
