@@ -91,8 +91,9 @@ DOLLAR = re.compile(r'(?<!\\)\$')
 DOLLAR_PAIR = re.compile(r'(?<!\\)\$[^\s$][^$\n]*?(?<![\s\\])\$')
 #: A ``:math:`...``` role of reStructuredText.
 MATH_ROLE = re.compile(r':math:`[^`]*`')
-#: A ``.. math::`` directive (or one misspelled: ``..math:``, ``.. math:``), and what stands after it.
-MATH_DIRECTIVE = re.compile(r'^([ \t]*)\.\.[ \t]?math::?(.*)$', re.MULTILINE)
+#: A ``.. math::`` directive (or one misspelled: ``..math:``, ``.. math:``), at a row's start or the
+#: literal's, and what stands after it.
+MATH_DIRECTIVE = re.compile(r'^([ \t]*|[A-Za-z]*(?:"""|\'\'\'|"|\'))\.\.[ \t]?math::?(.*)$', re.MULTILINE)
 #: Text in reST's default role (single backquotes, not a role's, a literal's or a link's).
 DEFAULT_ROLE = re.compile(r'(?<![`:\w])`[^`\n]+`(?![`_\w])')
 #: A file's extension after a name (``results\\beta.csv``).
