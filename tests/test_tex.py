@@ -204,7 +204,6 @@ def test_end_to_end(tmp_path):
     ])
 
 
-
 @pytest.mark.parametrize('before, after', [
     ("plt.xlabel('$\\theta$ [rad]')\n", "plt.xlabel(r'$\\theta$ [rad]')\n"),
     # another escape of the literal is meant: the command's backslash doubled
