@@ -175,13 +175,22 @@ NO_TEX_CONTEXT = rules.Exemption(
 EVERYDAY_WORD = rules.Exemption(
     'everyday-word', _ESC601,
     'A newline, tab or carriage return before a one-letter name or an ordinary word that spells a '
-    'command with it (`\\ne`: a newline and `e`; `\\tan`, `\\rangle`, ...: `EVERYDAY_WORDS`) reads as '
-    'TeX only inside `$...$` or in a math docstring; other TeX beside it or an API that takes TeX is '
-    'not enough.',
+    'command with it (`\\ne`: a newline and `e`; `\\tan`, `\\rangle`, ...: `EVERYDAY_WORDS`; every '
+    'name of two letters) reads as TeX only inside `$...$`, in a math role or block, or in a TeX '
+    'docstring, table or group; other TeX beside it or an API that takes TeX is not enough.',
     "import matplotlib.pyplot as plt\nplt.title('c = %d\\ne = %d' % (c, e))\n",
 )
+ESCAPED_LAYOUT = rules.Exemption(
+    'escaped-layout', _ESC601,
+    'In a docstring laid out by `\\n` escapes (one of them before no letter), a `\\n` before a short '
+    'name or an everyday word is a line break, unless it stands inside `$...$`, a math role or block, '
+    'or a group.',
+    'def area(r):\n    """Area :math:`\\\\pi r^2`.\\n\\ne.g. 3 for 1."""\n',
+)
 #: Every exemption of ESC601, in the order they are tried.
-EXEMPTIONS: tuple[rules.Exemption, ...] = (DISCARDED_STRING, NO_TEX_CONTEXT, EVERYDAY_WORD)
+EXEMPTIONS: tuple[rules.Exemption, ...] = (DISCARDED_STRING, NO_TEX_CONTEXT, EVERYDAY_WORD, ESCAPED_LAYOUT)
+#: A ``\\n`` escape before no letter (it lays a literal out: no command follows it).
+LAYOUT_NEWLINE = re.compile(r'(?<!\\)(?:\\\\)*\\n(?![A-Za-z])')
 
 
 class Candidate(NamedTuple):
@@ -264,7 +273,14 @@ class Reading:
         self.math = merged(self._math_spans())
         self.math_starts = [start for start, _ in self.math]
         self.default: tuple[list[tuple[int, int]], list[int]] | None = None  # single backquotes
+        self.layout: bool | None = None  # ``laid_out``, once asked
         self.shows_tex = docstring and bool(self.written or self.math or DOLLAR_PAIR.search(text))
+
+    def laid_out(self) -> bool:
+        """Does a ``\\n`` escape before no letter lay the literal out?  (Searched once.)"""
+        if self.layout is None:
+            self.layout = LAYOUT_NEWLINE.search(self.text) is not None
+        return self.layout
 
     def row(self, at: int) -> int:
         return bisect_left(self.breaks, at)
@@ -457,6 +473,9 @@ def exemption_for(candidate: Candidate, roles: list[role_pass.Role], readings: R
         return NO_TEX_CONTEXT.name, ''
     if is_everyday(name) and proof not in EVERYDAY_PROOF and EVERYDAY_WORD.name in active:
         return EVERYDAY_WORD.name, proof
+    if (proof == TEX_DOCSTRING.name and is_everyday(name) and item.escape.text == '\\n'
+            and ESCAPED_LAYOUT.name in active and reading.laid_out()):
+        return ESCAPED_LAYOUT.name, proof
     return '', proof
 
 

@@ -301,3 +301,7 @@ def price():
 
     Then \to the shop.
     """
+#: Okay
+# from: issue 30 (a docstring laid out by \n escapes: a newline before "e.g.")
+def area(r):
+    """Area :math:`\\pi r^2`.\n\ne.g. 3 for 1."""
