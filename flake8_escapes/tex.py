@@ -453,27 +453,36 @@ def is_tex_item(role: role_pass.Role, lines: list[str]) -> bool:
     return False
 
 
+def proof_of(candidate: Candidate, roles: list[role_pass.Role], reading: Reading, offset: int,
+             tables: Tables) -> str:
+    """The strongest evidence that the candidate is TeX (a finding rule's name among them), or ''."""
+    item, name = candidate
+    proof = reading.evidence(offset, name)
+    if proof not in EVERYDAY_PROOF and tables.holds(roles, item.line, item.col):
+        proof = TEX_TABLE.name
+    if proof in FINDER_NAMES and proof not in {finder.name for finder in FINDERS}:
+        proof = ''  # a finding rule left out (the tests' monkeypatch)
+    if not proof and role_pass.role_at(roles, item.line, item.col, (role_pass.TEX,)) is not None:
+        proof = TEX_API
+    return proof
+
+
 def exemption_for(candidate: Candidate, roles: list[role_pass.Role], readings: Readings,
                   tables: Tables) -> tuple[str, str]:
     """(the exemption that keeps a candidate quiet, or ''; the evidence that it is TeX, or '')."""
     item, name = candidate
     active = frozenset(exemption.name for exemption in EXEMPTIONS)
-    at = (item.line, item.col)
-    if DISCARDED_STRING.name in active and role_pass.role_at(roles, *at, (role_pass.DISCARDED,)):
+    discarded = role_pass.role_at(roles, item.line, item.col, (role_pass.DISCARDED,))
+    if DISCARDED_STRING.name in active and discarded:
         return DISCARDED_STRING.name, ''
     reading, offset = readings.of(candidate)
-    proof = reading.evidence(offset, name)
-    if proof not in EVERYDAY_PROOF and tables.holds(roles, *at):
-        proof = TEX_TABLE.name
-    if proof in FINDER_NAMES and proof not in {finder.name for finder in FINDERS}:
-        proof = ''  # a finding rule left out (the tests' monkeypatch)
-    if not proof and role_pass.role_at(roles, *at, (role_pass.TEX,)) is not None:
-        proof = TEX_API
+    proof = proof_of(candidate, roles, reading, offset, tables)
     if not proof and NO_TEX_CONTEXT.name in active:
         return NO_TEX_CONTEXT.name, ''
-    if is_everyday(name) and proof not in EVERYDAY_PROOF and EVERYDAY_WORD.name in active:
+    everyday = is_everyday(name)
+    if everyday and proof not in EVERYDAY_PROOF and EVERYDAY_WORD.name in active:
         return EVERYDAY_WORD.name, proof
-    if (proof == TEX_DOCSTRING.name and is_everyday(name) and item.escape.text == '\\n'
+    if (everyday and proof == TEX_DOCSTRING.name and item.escape.text == '\\n'
             and ESCAPED_LAYOUT.name in active and reading.laid_out()):
         return ESCAPED_LAYOUT.name, proof
     return '', proof
