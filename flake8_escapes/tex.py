@@ -65,7 +65,7 @@ TEX_NAMES = ALL_COMMANDS | OTHER_COMMANDS
 #: letters is one too (``is_everyday``).
 EVERYDAY_WORDS = frozenset({
     'neq', 'nexists', 'top', 'tan', 'rangle', 'rfloor', 'rbrace', 'rbrack', 'rarr', 'rang', 'rgroup',
-    'rparen', 'nless', 'nmid', 'nsim', 'nparallel', 'null', 'not',
+    'rparen', 'nless', 'nmid', 'nsim', 'nparallel', 'null', 'not', 'neg',
 })
 #: A backslash, an escape's letter and letters, as the source spells them:
 #: a command of ``NAMES`` when the letters are one (searched in C on the rows of
@@ -85,8 +85,8 @@ def other_tex(text: str) -> Iterator[re.Match[str]]:
 #: TeX's syntax: a superscript or a subscript in braces, a command with an argument
 #: (two letters or more: not ``\\N{...}``).
 TEX_SYNTAX = re.compile(r'[\^_]\{|\\[A-Za-z]{2,}\{')
-#: An unescaped dollar sign.
-DOLLAR = re.compile(r'(?<!\\)\$')
+#: An unescaped dollar sign (``$$``, display math's, counts as one).
+DOLLAR = re.compile(r'(?<!\\)\$\$?')
 #: ``$...$`` on one line, its first and last characters not blank (not ``$HOME and $PATH``).
 DOLLAR_PAIR = re.compile(r'(?<!\\)\$[^\s$][^$\n]*?(?<![\s\\])\$')
 #: A ``:math:`...``` role of reStructuredText.
@@ -98,6 +98,10 @@ MATH_DIRECTIVE = re.compile(r'^([ \t]*|[A-Za-z]*(?:"""|\'\'\'|"|\'))\.\.[ \t]?ma
 DEFAULT_ROLE = re.compile(r'(?<![`:\w])`[^`\n]+`(?![`_\w])')
 #: A file's extension after a name (``results\\beta.csv``).
 EXTENSION = re.compile(r'\.[A-Za-z][A-Za-z0-9]{0,4}(?![A-Za-z0-9])')
+#: A subscript or superscript: a brace, a digit, a ``%`` field or one letter after ``_`` or ``^``.
+SUBSCRIPT = re.compile(r'[_^](?:[{%0-9]|[A-Za-z](?![A-Za-z]))')
+#: A literal's prefix and opening quote.
+LITERAL_START = re.compile(r'[A-Za-z]*(?:\'\'\'|"""|\'|")')
 #: The line breaks of a literal.
 LINE_BREAK = re.compile('\n')
 #: The letters that make a valid escape of one letter (the others make an invalid one: ``\\sigma``).
@@ -146,13 +150,21 @@ TEX_TABLE = rules.Finder(
 )
 GROUP_COMMAND = rules.Finder(
     'group-command', _ESC601,
-    'A command right after `{` and before a space or `}` is a TeX group (`{\\rm E}`, `_{\\bf x}`), '
-    'a short name too.',
+    'A command right after `{` and before a space, a line break or `}` is a TeX group (`{\\rm E}`, '
+    '`_{\\bf x}`), a short name too.',
     'labels = {"r": "r_{\\rm eff}"}\n',
+)
+SYMBOL_NAME = rules.Finder(
+    'symbol-name', _ESC601,
+    "A literal that begins with a command and a subscript or superscript (`_` or `^`, then a brace, a "
+    "digit, a `%` field or one letter: `'\\alpha_%i'`, `'\\theta_0'`) names a TeX symbol, unless the "
+    'command is a short name or an everyday word.',
+    "names.append('\\alpha_%i' % k)\n",
 )
 #: Every finding rule of ESC601, in the order they are tried.
 FINDERS: tuple[rules.Finder, ...] = (
     GROUP_COMMAND, MISSPELLED_MATH, TEX_TABLE, TEX_DOCSTRING, PARTIAL_ESCAPING, DOCSTRING_PROSE,
+    SYMBOL_NAME,
 )
 FINDER_NAMES = frozenset(finder.name for finder in FINDERS)
 #: The evidence that makes a short name or an everyday word TeX.
@@ -345,7 +357,7 @@ class Reading:
             return IN_MATH
         if self.in_math_docstring(at):
             return MATH_DOCSTRING
-        if text[at - 1:at] == '{' and text[end:end + 1] in (' ', '}'):
+        if text[at - 1:at] == '{' and text[end:end + 1] in (' ', '}', '\n'):
             return GROUP_COMMAND.name
         if text[max(at - 6, 0):at] == ':math:' or (self.docstring and self.default_role(at)):
             return MISSPELLED_MATH.name
@@ -359,6 +371,8 @@ class Reading:
             return PARTIAL_ESCAPING.name
         if self.docstring and not is_everyday(name):
             return DOCSTRING_PROSE.name
+        if SUBSCRIPT.match(text, end) and LITERAL_START.fullmatch(text, 0, at) and not is_everyday(name):
+            return SYMBOL_NAME.name
         return ''
 
 

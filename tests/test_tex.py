@@ -293,6 +293,11 @@ def test_readme_lists_the_finder_with_its_example(family, finder):
     ('labels = {"r": "r_{\\rm eff}"}\n', {'1:20 ESC601'}),
     ("u = '{\\rm E}'\n", {'1:7 ESC601'}),
     ("plot(x, label='{\\bf x}')\n", {'1:17 ESC601'}),
+    ('x = """$$ {\\bf\nb}_{i}$$"""\n', {'1:12 ESC601'}),   # a group whose line breaks after the command
+    ("x = '$$\\theta$$'\n", {'1:8 ESC601'}),           # display math: $$ is one delimiter
+    # a literal that names a TeX symbol
+    ("names.append('\\alpha_%i' % k)\n", {'1:15 ESC601'}),
+    ("names.append('\\nu_%i' % k)\n", set()),       # a short name: \n and u_ ... in generated code
     # a command of the generated list the hand-typed one lacked
     ("x = '$\\arabic{page}$'\n", {'1:7 ESC601'}),
 ])
@@ -316,6 +321,8 @@ def test_issue_30_tex_forms(src, expected):
     "t = ['\\theta', 'beta']\n",                    # a table with no TeX item: the name alone
     "x = '{\\n}'\n",
     'def f():\n    """Rate \\nu of decay."""\n',     # a short name needs one more sign
+    'label = QLabel("(Harmonics can be included\\neg 50, 100, 150)")\n',  # a newline before "eg"
+    "path = '\\bar_chart.png'\n",                   # a file name, not a symbol
     'def f():\n    """Cost $5 and $6.\n\n    Then \\to it.\n    """\n',  # dollars that hold no math
 ])
 def test_issue_30_tex_look_alikes(src):

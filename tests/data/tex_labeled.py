@@ -167,6 +167,17 @@ def decay(t):
 #: ESC601:2:18
 # from: issue 30 item 7 (a command of the generated list: \arabic)
 fmt = '\\section{\arabic{page}}'
+#: ESC601:3:5
+# from: issue 30 survey re-run (nbconvert's markdown tests: a group command in display math, a line break after it)
+text = """$r$
+$$ {\bf
+b}_{i}^{r}(t)$$"""
+#: ESC601:2:27
+# from: issue 30 survey re-run (simsurvey: a symbol's TeX name appended to a list of LaTeX names)
+param_names_latex.append('\alpha_%i' % k)
+#: ESC601:2:12
+# from: issue 30 (display math between $$ and $$)
+label = '$$\frac{a}{b}$$'
 # --- clean -----------------------------------------------------------------
 #: Okay
 # from: issue 23 (a newline before TeX that is not a command)
@@ -305,3 +316,9 @@ def price():
 # from: issue 30 (a docstring laid out by \n escapes: a newline before "e.g.")
 def area(r):
     """Area :math:`\\pi r^2`.\n\ne.g. 3 for 1."""
+#: Okay
+# from: issue 30 survey re-run (a Qt label: a newline before "eg", not \neg)
+lbl = QLabel("(Harmonics can be included\neg 50, 100, 150)")
+#: Okay
+# from: issue 30 (a file name that begins with a command and an underscore)
+path = '\bar_chart.png'
