@@ -65,8 +65,14 @@ PRINTED_TEXT = rules.Exemption(
     'space, as meant (`>>> print(table)` with a tab in its output).',
     'def show():\n    """>>> show()\n    a\\tb\n    """\n    print(\'a\\tb\')\n',
 )
+JOINED_CODE = rules.Exemption(
+    'joined-code', _ESC602,
+    "A line continuation outside the strings of an example joins its rows into one line of code, "
+    'as Python would join them.',
+    'def total():\n    \"\"\">>> total(1,\\\n                2)\n    3\n    \"\"\"\n',
+)
 #: Every exemption of ESC602, in the order they are tried.
-EXEMPTIONS: tuple[rules.Exemption, ...] = (LINE_LAYOUT, PRINTABLE, PRINTED_TEXT)
+EXEMPTIONS: tuple[rules.Exemption, ...] = (LINE_LAYOUT, PRINTABLE, PRINTED_TEXT, JOINED_CODE)
 # The finding rules of issue 30 (``FINDERS``): what the docs show, not only what doctest runs.
 SHOWN_CONTROL = rules.Finder(
     'shown-control-character', _ESC602,
@@ -86,8 +92,15 @@ STRING_ACROSS_LINES = rules.Finder(
     'an example: each of its line breaks is reported.',
     'def g():\n    """>>> g()\n    \'a\\nb\\nc\'\n    """\n',
 )
+JOINED_PROMPT = rules.Finder(
+    'joined-prompt', _ESC602,
+    "A line continuation inside a string of an example joins the next row, its `...` prompt "
+    'included, into the string.',
+    "def deprecated():\n    \"\"\">>> @deprecated('''\\\n    ...     Use g.''')\n"
+    "    ... def f(): pass\n    \"\"\"\n",
+)
 #: Every finding rule of ESC602.
-FINDERS: tuple[rules.Finder, ...] = (SHOWN_CONTROL, CUT_COMMENT, STRING_ACROSS_LINES)
+FINDERS: tuple[rules.Finder, ...] = (SHOWN_CONTROL, CUT_COMMENT, STRING_ACROSS_LINES, JOINED_PROMPT)
 
 
 class Candidate(NamedTuple):
@@ -179,7 +192,8 @@ def _value(piece: Piece) -> tuple[str, list[tuple[int, escapes.Escape]]]:
         chars.append(text[at:escape.offset])
         size += escape.offset - at
         value = escape.text if escape.kind == escapes.INVALID else escapes.value_of(escape)
-        if value and escape.kind != escapes.INVALID and escape.text not in NEVER:
+        if (value or escape.kind == escapes.CONTINUATION) and escape.kind != escapes.INVALID \
+                and escape.text not in NEVER:
             marks.append((size, escape))
         chars.append(value)
         size += len(value)
@@ -295,6 +309,9 @@ def exemption_for(candidate: Candidate) -> rules.Exemption | None:
     escape, place = candidate.found.escape, candidate.place
     value = escapes.value_of(escape)
     finders = {finder.name for finder in FINDERS}
+    if escape.kind == escapes.CONTINUATION:
+        joined = place in (IN_STRING, IN_RAW_STRING) and JOINED_PROMPT.name in finders
+        return None if joined and candidate.line_kind == SOURCE else JOINED_CODE
     if value in LINE_BREAKS:
         if place == IN_COMMENT and candidate.before_break and CUT_COMMENT.name in finders:
             return None
@@ -330,6 +347,17 @@ def character(value: str) -> str:
     return 'the character ' + ', '.join(f'U+{ord(c):04X}' for c in value)
 
 
+def meaning_of(candidate: Candidate) -> str:
+    """What the candidate's escape makes of its example, as the message says it."""
+    value = escapes.value_of(candidate.found.escape)
+    if candidate.found.escape.kind == escapes.CONTINUATION:
+        return "the next row, its '...' prompt included, part of a string"
+    if value in LINE_BREAKS:
+        return BREAKS.get(candidate.place, 'a line break inside a string')
+    meaning = MEANINGS.get((candidate.line_kind, candidate.place), '{char} in a string')
+    return meaning.format(char=character(value))
+
+
 def in_docstring(piece: Piece, docstrings: list[tuple[int, int]]) -> bool:
     """Does the piece (a STRING token) stand on the rows of a docstring (``docstring_rows``)?"""
     first = piece.start[0]
@@ -355,12 +383,9 @@ def reports(
                     silenced.append(rules.Silenced(item.line, item.col, rules.ESC602.code,
                                                    item.escape.text, exemption.name))
                 continue
-            value = escapes.value_of(item.escape)
-            meaning = MEANINGS.get((candidate.line_kind, candidate.place), '{char} in a string')
-            meaning = meaning.format(char=character(value))
-            if value in LINE_BREAKS:
-                meaning = BREAKS.get(candidate.place, 'a line break inside a string')
             text = item.escape.text
+            if item.escape.kind == escapes.CONTINUATION:
+                text = '\\'  # a backslash at the row's end: the message shows no line break
             yield item.line, item.col, rules.ESC602, {
-                'escape': text, 'meaning': meaning, 'doubled': '\\' + text,
+                'escape': text, 'meaning': meaning_of(candidate), 'doubled': '\\' + text,
             }, item

@@ -338,6 +338,8 @@ def test_issue_30_tex_look_alikes(src):
     ('def f():\n    """>>> sep = chr(10)  # sep is \\n\n    """\n', {'2:36 ESC602'}),
     # item 10: every line break of one string of an output, and across ... lines
     ('def f():\n    """>>> f()\n    \'a\\nb\\nc\'\n    """\n', {'3:7 ESC602', '3:10 ESC602'}),
+    # the survey: a continuation inside an example's string joins the '...' row into it
+    ('def f():\n    """>>> g(\'\'\'\\\n    ...   x\'\'\')\n    """\n', {'2:17 ESC602'}),
 ])
 def test_issue_30_doctest_forms(src, expected):
     assert expected
@@ -349,6 +351,7 @@ def test_issue_30_doctest_forms(src, expected):
 @pytest.mark.parametrize('src', [
     'def f():\n    """>>> f(\'caf\\xe9\')\n    """\n',      # printable: the character shown
     'def f():\n    """>>> f()  # one\\n1\\n"""\n',           # one-line layout in a comment
+    'def f():\n    """>>> g(1,\\\n            2)\n    """\n',   # a continuation that joins code
     'def f():\n    """>>> f()\n    \\tName\\tValue\n    """\n',   # a printed table header
     'def f():\n    """Writes \'Error\\nnot found\'.\n\n    >>> f()\n    """\n',  # prose, not an example
 ])
@@ -377,6 +380,9 @@ def test_row_hints_reach_every_command_in_prose(name):
      'def f():\n    """>>> f(\'\\\\x1b\')  # bold\\n1\\n"""\n'),
     ('def f():\n    """>>> sep = chr(10)  # sep is \\n\n    """\n',
      'def f():\n    r""">>> sep = chr(10)  # sep is \\n\n    """\n'),
+    # a continuation inside an example's string: its next row stays a '...' row of the example
+    ('def f():\n    """>>> g(\'\'\'\\\n    ...   x\'\'\')\n    """\n',
+     'def f():\n    r""">>> g(\'\'\'\\\n    ...   x\'\'\')\n    """\n'),
 ])
 def test_issue_30_unsafe_fixes(before, after):
     first = fix.fix_text(before, set(fix.SAFE + fix.UNSAFE))

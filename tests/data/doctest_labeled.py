@@ -216,6 +216,14 @@ def clean(text):
     >>> clean('a\x85b')
     'ab'
     """
+#: ESC602:3:27
+# from: issue 30 survey re-run (sympy's decorator docs: a continuation inside an example's triple-quoted string)
+def deprecated(message):
+    """>>> @deprecated('''\
+    ...     The simplify_this(expr) function is deprecated.''')
+    ... def simplify_this(expr):
+    ...     pass
+    """
 # --- clean -----------------------------------------------------------------
 #: Okay
 # from: issue 23 (a docstring written on one line: its newlines lay the example out)
@@ -340,4 +348,10 @@ def gen():
     """Writes "x = 1\ni = 0" to the file.
 
     >>> gen()
+    """
+#: Okay
+# from: issue 30 survey (stamilarity: continuations outside strings join an example's rows of code)
+def similar(sample, distrib):
+    """>>> p = similar([0, 1], distrib={0: .25,\
+                                      1: .75})
     """
