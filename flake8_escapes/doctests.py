@@ -30,6 +30,8 @@ Finding = tuple[int, int, rules.Rule, dict[str, str], Found]
 #: doctest's prompts (``doctest.DocTestParser``): ``>>>`` starts an example, ``...`` goes on with it.
 PS1 = re.compile(r'[ \t]*>>>(?:[ \t]|$)')
 PS2 = re.compile(r'[ \t]*\.\.\.(?:[ \t]|$)')
+#: ... at a position inside a docstring's value (the row a line continuation joins).
+PS2_AHEAD = re.compile(r'[ \t]*\.\.\.(?=[ \t\n]|$)')
 #: Escapes that are never candidates: they spell the character doctest needs
 #: (``\\\\``, a quote) or join rows (a line continuation).
 NEVER = frozenset({'\\\\', "\\'", '\\"'})
@@ -67,8 +69,8 @@ PRINTED_TEXT = rules.Exemption(
 )
 JOINED_CODE = rules.Exemption(
     'joined-code', _ESC602,
-    "A line continuation outside the strings of an example joins its rows into one line of code, "
-    'as Python would join them.',
+    "A line continuation in an example whose next row has no `...` prompt joins the rows into one "
+    'line, as Python would join them.',
     'def total():\n    \"\"\">>> total(1,\\\n                2)\n    3\n    \"\"\"\n',
 )
 #: Every exemption of ESC602, in the order they are tried.
@@ -76,8 +78,9 @@ EXEMPTIONS: tuple[rules.Exemption, ...] = (LINE_LAYOUT, PRINTABLE, PRINTED_TEXT,
 # The finding rules of issue 30 (``FINDERS``): what the docs show, not only what doctest runs.
 SHOWN_CONTROL = rules.Finder(
     'shown-control-character', _ESC602,
-    'An escape that puts a control character (C0 with the tab, DEL, C1) into an example\'s source or '
-    'its comment is reported: doctest runs it alike, but `help()` and Sphinx show the raw character.',
+    'An escape that puts a control character (C0 with the tab, DEL, C1) or another character Python '
+    'does not print (a no-break space, a soft hyphen) into an example\'s source or its comment is '
+    'reported: doctest runs it alike, but `help()` and Sphinx show the raw character.',
     'def fields(text):\n    """>>> fields(\'x\\ty\')\n    [\'x\', \'y\']\n    """\n',
 )
 CUT_COMMENT = rules.Finder(
@@ -94,8 +97,8 @@ STRING_ACROSS_LINES = rules.Finder(
 )
 JOINED_PROMPT = rules.Finder(
     'joined-prompt', _ESC602,
-    "A line continuation inside a string of an example joins the next row, its `...` prompt "
-    'included, into the string.',
+    "A line continuation in an example whose next row starts with a `...` prompt joins the prompt "
+    'into the example\'s line (into its string, or into its code).',
     "def deprecated():\n    \"\"\">>> @deprecated('''\\\n    ...     Use g.''')\n"
     "    ... def f(): pass\n    \"\"\"\n",
 )
@@ -110,6 +113,7 @@ class Candidate(NamedTuple):
     line_kind: str     # SOURCE or OUTPUT
     place: str         # OUTSIDE, IN_STRING, IN_RAW_STRING or IN_COMMENT
     before_break: bool = False  # the row's real line break follows the escape's character
+    joins_prompt: bool = False  # a line continuation whose next row starts with a '...' prompt
 
 
 def example_rows(lines: list[str]) -> set[int]:
@@ -293,7 +297,9 @@ def candidates(piece: Piece) -> Iterator[Candidate]:
             for index, escape in marks[first:mark]:
                 line_no, col = positions.at(escape.offset)
                 real_break = value[index + 1:index + 2] == '\n' and index + 1 not in made
-                yield Candidate(Found(line_no, col, escape, piece), kind, places[index - start], real_break)
+                prompt = escape.kind == escapes.CONTINUATION and PS2_AHEAD.match(value, index) is not None
+                yield Candidate(Found(line_no, col, escape, piece), kind, places[index - start], real_break,
+                                prompt)
         elif kind:
             strings = _Strings()  # no escape, no triple quote: no string of it goes on
         start = end + 1
@@ -310,7 +316,7 @@ def exemption_for(candidate: Candidate) -> rules.Exemption | None:
     value = escapes.value_of(escape)
     finders = {finder.name for finder in FINDERS}
     if escape.kind == escapes.CONTINUATION:
-        joined = place in (IN_STRING, IN_RAW_STRING) and JOINED_PROMPT.name in finders
+        joined = candidate.joins_prompt and JOINED_PROMPT.name in finders
         return None if joined and candidate.line_kind == SOURCE else JOINED_CODE
     if value in LINE_BREAKS:
         if place == IN_COMMENT and candidate.before_break and CUT_COMMENT.name in finders:
@@ -322,7 +328,7 @@ def exemption_for(candidate: Candidate) -> rules.Exemption | None:
         return PRINTABLE if value.isprintable() else None
     if place == IN_RAW_STRING:
         return None
-    if is_control(value) and SHOWN_CONTROL.name in finders:
+    if (is_control(value) or not value.isprintable()) and SHOWN_CONTROL.name in finders:
         return None
     return PRINTABLE
 

@@ -338,7 +338,10 @@ def test_issue_30_tex_look_alikes(src):
     ('def f():\n    """>>> sep = chr(10)  # sep is \\n\n    """\n', {'2:36 ESC602'}),
     # item 10: every line break of one string of an output, and across ... lines
     ('def f():\n    """>>> f()\n    \'a\\nb\\nc\'\n    """\n', {'3:7 ESC602', '3:10 ESC602'}),
-    # the survey: a continuation inside an example's string joins the '...' row into it
+    # the survey: a continuation before a '...' row joins the prompt into the code, or into a string
+    ('def f():\n    """>>> g(1,\\\n    ...   2)\n    """\n', {'2:16 ESC602'}),
+    # the survey: a no-break space, which Python does not print, in an example's source
+    ('def f():\n    """>>> g(\'a\\xa0b\')\n    """\n', {'2:16 ESC602'}),
     ('def f():\n    """>>> g(\'\'\'\\\n    ...   x\'\'\')\n    """\n', {'2:17 ESC602'}),
 ])
 def test_issue_30_doctest_forms(src, expected):
@@ -352,6 +355,7 @@ def test_issue_30_doctest_forms(src, expected):
     'def f():\n    """>>> f(\'caf\\xe9\')\n    """\n',      # printable: the character shown
     'def f():\n    """>>> f()  # one\\n1\\n"""\n',           # one-line layout in a comment
     'def f():\n    """>>> g(1,\\\n            2)\n    """\n',   # a continuation that joins code
+    'def f():\n    """>>> g(\'x\\xb5\')\n    """\n',      # a printable character (micro sign)
     'def f():\n    """>>> f()\n    \\tName\\tValue\n    """\n',   # a printed table header
     'def f():\n    """Writes \'Error\\nnot found\'.\n\n    >>> f()\n    """\n',  # prose, not an example
 ])

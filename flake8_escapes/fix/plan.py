@@ -274,9 +274,10 @@ def units(by_piece: Planned, context: Context) -> list[Unit]:
 
 def keeps_examples(unit: Unit) -> bool:
     """Is ``unit`` an ESC602 fix that must keep doctest's examples as they
-    compile: each of its ESC602 escapes a control character, not a line
-    break, outside a raw string of an example (``doctests.SHOWN_CONTROL``, or
-    one in the quotes of an output: the example's source is the same)?"""
+    compile: each of its ESC602 escapes a control character (or another one
+    Python does not print), not a line break, outside a raw string of an
+    example (``doctests.SHOWN_CONTROL``, or one in the quotes of an output:
+    the example's source is the same)?"""
     places = {(found.line, found.col) for code, found in unit.items if code == 'ESC602'}
     if not places:
         return False
@@ -285,8 +286,8 @@ def keeps_examples(unit: Unit) -> bool:
     for piece in pieces.values():
         for candidate in doctests.candidates(piece):
             value = escapes.value_of(candidate.found.escape)
-            if (candidate.place != doctests.IN_RAW_STRING and doctests.is_control(value)
-                    and value not in doctests.LINE_BREAKS):
+            if (candidate.place != doctests.IN_RAW_STRING and value not in doctests.LINE_BREAKS
+                    and (doctests.is_control(value) or not value.isprintable())):
                 shown.add((candidate.found.line, candidate.found.col))
     return places <= shown
 

@@ -224,6 +224,19 @@ def deprecated(message):
     ... def simplify_this(expr):
     ...     pass
     """
+#: ESC602:4:48
+# from: issue 30 survey re-run (dawgdad: a continuation before a '...' row joins the prompt into the code)
+def munge(df):
+    """Munge.
+    >>> df, count = dd.delete_empty_rows(df=df,\
+    ...     count=True)
+    """
+#: ESC602:3:35
+# from: issue 30 survey re-run (olga: a no-break space written as an escape in an example's string)
+def pgen(seq):
+    """>>> compute_CDR3_pgen('\xbb\xa0')
+    1.0
+    """
 # --- clean -----------------------------------------------------------------
 #: Okay
 # from: issue 23 (a docstring written on one line: its newlines lay the example out)
