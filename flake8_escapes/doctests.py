@@ -357,7 +357,8 @@ def meaning_of(candidate: Candidate) -> str:
     """What the candidate's escape makes of its example, as the message says it."""
     value = escapes.value_of(candidate.found.escape)
     if candidate.found.escape.kind == escapes.CONTINUATION:
-        return "the next row, its '...' prompt included, part of a string"
+        where = 'a string' if candidate.place in (IN_STRING, IN_RAW_STRING) else "the example's code"
+        return f"the next row, its '...' prompt included, part of {where}"
     if value in LINE_BREAKS:
         return BREAKS.get(candidate.place, 'a line break inside a string')
     meaning = MEANINGS.get((candidate.line_kind, candidate.place), '{char} in a string')

@@ -188,6 +188,8 @@ def test_example_rows_end_at_a_blank_row():
     (">>> g(r'\\xa0')", 'the character U+00A0 in a raw string'),  # a no-break space
     (">>> g(r'\\1')", 'a control character in a raw string'),
     (">>> h()\n    '\\x96'", 'a control character in the output'),     # C1 control: repr() writes it escaped
+    (">>> g(1,\\\n    ...   2)", "its '...' prompt included, part of the example's code"),
+    (">>> g('''\\\n    ...   x''')", "its '...' prompt included, part of a string"),
 ])
 def test_doctest_message_names_the_character(example, named):
     messages = [message for _, _, message in reports(f'def f():\n    """\n    {example}\n    """\n')]
