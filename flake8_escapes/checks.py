@@ -14,7 +14,7 @@ from typing import Iterable, Iterator, NamedTuple
 from flake8_escapes import apis, doctests, escapes, invalid, literals, paths, regex, roles, rules, tex
 
 
-SEARCH_COMMAND = tex.COMMAND.search
+SEARCH_COMMAND = tex.may_hold_command
 
 
 class Pieces:
@@ -29,7 +29,7 @@ class Pieces:
 
     def __call__(self, piece: literals.Piece) -> str:
         text = piece.text  # the two tests below, first in C: most pieces fail both
-        if SEARCH_COMMAND(text) is not None and tex.may_hold_candidate(piece):
+        if SEARCH_COMMAND(text) and tex.may_hold_candidate(piece):
             self.tex.append(piece)
         if '>>>' in text and doctests.may_hold_candidate(piece):
             self.doctest.append(piece)
@@ -148,9 +148,9 @@ def all_reports(
         reports.extend(regex.reports(candidates, used, silenced, looked_for))
     for line, col, rule, fields in reports:
         yield rules.Report(line, col, rule, fields, at[line, col])
-    for line, col, rule, fields, item in tex.reports(commands, used, lines, silenced):
+    docstrings = doctests.docstring_rows(tree) if commands or pieces.doctest else []  # statements only
+    for line, col, rule, fields, item in tex.reports(commands, used, lines, docstrings, silenced):
         yield rules.Report(line, col, rule, fields, item)
     if pieces.doctest:
-        docstrings = doctests.docstring_rows(tree)  # statements only: cheaper than the role pass
         for line, col, rule, fields, item in doctests.reports(pieces.doctest, docstrings, silenced):
             yield rules.Report(line, col, rule, fields, item)

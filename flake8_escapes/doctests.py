@@ -30,6 +30,8 @@ Finding = tuple[int, int, rules.Rule, dict[str, str], Found]
 #: doctest's prompts (``doctest.DocTestParser``): ``>>>`` starts an example, ``...`` goes on with it.
 PS1 = re.compile(r'[ \t]*>>>(?:[ \t]|$)')
 PS2 = re.compile(r'[ \t]*\.\.\.(?:[ \t]|$)')
+#: ... at a position inside a docstring's value (the row a line continuation joins).
+PS2_AHEAD = re.compile(r'[ \t]*\.\.\.(?=[ \t\n]|$)')
 #: Escapes that are never candidates: they spell the character doctest needs
 #: (``\\\\``, a quote) or join rows (a line continuation).
 NEVER = frozenset({'\\\\', "\\'", '\\"'})
@@ -44,28 +46,64 @@ OUTPUT = 'output'
 OUTSIDE = 'outside'
 IN_STRING = 'string'
 IN_RAW_STRING = 'raw string'
+IN_COMMENT = 'comment'
 
 _ESC602 = (rules.ESC602.code,)
 LINE_LAYOUT = rules.Exemption(
     'line-layout', _ESC602,
     'A `\\n` (or `\\r`) outside the strings of an example or its output ends the line: a docstring '
-    'written on one line.',
+    'written on one line (in an example\'s comment too, unless the row\'s real line break follows it).',
     'def add(a, b):\n    """Example:\\n\\n    >>> add(1, 1)\\n    2\\n"""\n    return a + b\n',
 )
-SAME_VALUE = rules.Exemption(
-    'same-value', _ESC602,
-    "Inside a non-raw string of an example (`>>> len('a\\tb')`), or a printable character in the "
-    'quotes of its output, the escape gives the example the character it would read there itself.',
-    'def width(text):\n    """>>> width(\'a\\tb\')\n    3\n    """\n    return len(text)\n',
+PRINTABLE = rules.Exemption(
+    'printable-character', _ESC602,
+    "An escape that gives a printable character (`'\\xe9'` shown as `é`) in an example's source, or in "
+    'the quotes of its output, gives the example the character it would read there itself.',
+    'def name():\n    """>>> name(\'caf\\xe9\')\n    4\n    """\n    return 4\n',
 )
 PRINTED_TEXT = rules.Exemption(
     'printed-text', _ESC602,
-    'Outside the strings of an example, and outside the quotes of its output, a tab or another '
-    'character is printed text or blank space, as meant (`>>> print(table)` with a tab in its output).',
+    'Outside the quotes of an expected output, a tab or another character is printed text or blank '
+    'space, as meant (`>>> print(table)` with a tab in its output).',
     'def show():\n    """>>> show()\n    a\\tb\n    """\n    print(\'a\\tb\')\n',
 )
+JOINED_CODE = rules.Exemption(
+    'joined-code', _ESC602,
+    "A line continuation in an example whose next row has no `...` prompt joins the rows into one "
+    'line, as Python would join them.',
+    'def total():\n    \"\"\">>> total(1,\\\n                2)\n    3\n    \"\"\"\n',
+)
 #: Every exemption of ESC602, in the order they are tried.
-EXEMPTIONS: tuple[rules.Exemption, ...] = (LINE_LAYOUT, SAME_VALUE, PRINTED_TEXT)
+EXEMPTIONS: tuple[rules.Exemption, ...] = (LINE_LAYOUT, PRINTABLE, PRINTED_TEXT, JOINED_CODE)
+# The finding rules of issue 30 (``FINDERS``): what the docs show, not only what doctest runs.
+SHOWN_CONTROL = rules.Finder(
+    'shown-control-character', _ESC602,
+    'An escape that puts a control character (C0 with the tab, DEL, C1) or another character Python '
+    'does not print (a no-break space, a soft hyphen) into an example\'s source or its comment is '
+    'reported: doctest runs it alike, but `help()` and Sphinx show the raw character.',
+    'def fields(text):\n    """>>> fields(\'x\\ty\')\n    [\'x\', \'y\']\n    """\n',
+)
+CUT_COMMENT = rules.Finder(
+    'cut-comment', _ESC602,
+    "A line break escape in an example's comment that the row's real line break follows cuts the "
+    'example\'s line in two.',
+    'def sep():\n    """>>> sep = chr(10)  # sep is \\n\n    """\n',
+)
+STRING_ACROSS_LINES = rules.Finder(
+    'string-across-lines', _ESC602,
+    'A string that a line break escape cut goes on over the next lines, in an expected output as in '
+    'an example: each of its line breaks is reported.',
+    'def g():\n    """>>> g()\n    \'a\\nb\\nc\'\n    """\n',
+)
+JOINED_PROMPT = rules.Finder(
+    'joined-prompt', _ESC602,
+    "A line continuation in an example whose next row starts with a `...` prompt joins the prompt "
+    'into the example\'s line (into its string, or into its code).',
+    "def deprecated():\n    \"\"\">>> @deprecated('''\\\n    ...     Use g.''')\n"
+    "    ... def f(): pass\n    \"\"\"\n",
+)
+#: Every finding rule of ESC602.
+FINDERS: tuple[rules.Finder, ...] = (SHOWN_CONTROL, CUT_COMMENT, STRING_ACROSS_LINES, JOINED_PROMPT)
 
 
 class Candidate(NamedTuple):
@@ -73,7 +111,9 @@ class Candidate(NamedTuple):
 
     found: Found
     line_kind: str     # SOURCE or OUTPUT
-    place: str         # OUTSIDE, IN_STRING or IN_RAW_STRING
+    place: str         # OUTSIDE, IN_STRING, IN_RAW_STRING or IN_COMMENT
+    before_break: bool = False  # the row's real line break follows the escape's character
+    joins_prompt: bool = False  # a line continuation whose next row starts with a '...' prompt
 
 
 def example_rows(lines: list[str]) -> set[int]:
@@ -156,7 +196,8 @@ def _value(piece: Piece) -> tuple[str, list[tuple[int, escapes.Escape]]]:
         chars.append(text[at:escape.offset])
         size += escape.offset - at
         value = escape.text if escape.kind == escapes.INVALID else escapes.value_of(escape)
-        if value and escape.kind != escapes.INVALID and escape.text not in NEVER:
+        if (value or escape.kind == escapes.CONTINUATION) and escape.kind != escapes.INVALID \
+                and escape.text not in NEVER:
             marks.append((size, escape))
         chars.append(value)
         size += len(value)
@@ -172,8 +213,11 @@ class _Strings:
     def __init__(self) -> None:
         self.quote = ''      # the open string's quote ('', one or three characters)
         self.raw = False
+        self.comment = False  # the line read last ended in a comment
 
     def place(self) -> str:
+        if self.comment:
+            return IN_COMMENT
         if not self.quote:
             return OUTSIDE
         return IN_RAW_STRING if self.raw else IN_STRING
@@ -183,6 +227,7 @@ class _Strings:
         found = []
         index = 0
         skip = False
+        self.comment = False
         while index < len(line):
             char = line[index]
             found.append(self.place())
@@ -200,7 +245,8 @@ class _Strings:
                 found.extend([OUTSIDE] * (len(self.quote) - 1))
                 index += len(self.quote) - 1
             elif char == '#' and code:
-                found.extend([OUTSIDE] * (len(line) - index - 1))
+                found.extend([IN_COMMENT] * (len(line) - index - 1))
+                self.comment = True
                 break
             index += 1
         return found
@@ -213,7 +259,7 @@ class _Strings:
 
 def _next_line(kind: str, strings: _Strings, line: str) -> tuple[str, _Strings]:
     """The kind of the next line of a docstring's value, read as doctest reads it, and its strings."""
-    if kind == SOURCE and len(strings.quote) == 1:
+    if kind and len(strings.quote) == 1:
         return kind, strings  # a line break made by an escape cut a string: its line goes on here
     if PS1.match(line):
         return SOURCE, _Strings()
@@ -229,6 +275,8 @@ def candidates(piece: Piece) -> Iterator[Candidate]:
     value, marks = _value(piece)
     if not marks:
         return
+    made = {index for index, _ in marks}  # the value's characters made by an escape
+    across = STRING_ACROSS_LINES in FINDERS
     positions = literals.Positions(piece.start, piece.text)
     kind = ''          # the kind of the lines being read: SOURCE, OUTPUT or '' (no example)
     strings = _Strings()
@@ -244,43 +292,77 @@ def candidates(piece: Piece) -> Iterator[Candidate]:
         if kind and (first < mark or '"""' in line or "'''" in line):
             places = strings.places(line, kind == SOURCE)
             places.append(strings.place())  # the line break that ends the line
-            if kind == OUTPUT:
-                strings = _Strings()  # an output line's quotes end with it
+            if kind == OUTPUT and not (across and len(strings.quote) == 1 and end in made):
+                strings = _Strings()  # an output line's quotes end with it, unless an escape cut them
             for index, escape in marks[first:mark]:
                 line_no, col = positions.at(escape.offset)
-                yield Candidate(Found(line_no, col, escape, piece), kind, places[index - start])
+                real_break = value[index + 1:index + 2] == '\n' and index + 1 not in made
+                prompt = escape.kind == escapes.CONTINUATION and PS2_AHEAD.match(value, index) is not None
+                yield Candidate(Found(line_no, col, escape, piece), kind, places[index - start], real_break,
+                                prompt)
         elif kind:
             strings = _Strings()  # no escape, no triple quote: no string of it goes on
         start = end + 1
+
+
+def is_control(value: str) -> bool:
+    """Is ``value`` one control character (C0 with the tab, DEL, C1)?"""
+    return len(value) == 1 and (ord(value) < 0x20 or 0x7f <= ord(value) < 0xa0)
 
 
 def exemption_for(candidate: Candidate) -> rules.Exemption | None:
     """The exemption that keeps a candidate quiet, or None: it changes the example."""
     escape, place = candidate.found.escape, candidate.place
     value = escapes.value_of(escape)
+    finders = {finder.name for finder in FINDERS}
+    if escape.kind == escapes.CONTINUATION:
+        joined = candidate.joins_prompt and JOINED_PROMPT.name in finders
+        return None if joined and candidate.line_kind == SOURCE else JOINED_CODE
     if value in LINE_BREAKS:
-        return LINE_LAYOUT if place == OUTSIDE else None
-    if place == OUTSIDE:
-        return PRINTED_TEXT
-    if candidate.line_kind == SOURCE:
-        return SAME_VALUE if place == IN_STRING else None
-    return SAME_VALUE if value.isprintable() else None
+        if place == IN_COMMENT and candidate.before_break and CUT_COMMENT.name in finders:
+            return None
+        return LINE_LAYOUT if place in (OUTSIDE, IN_COMMENT) else None
+    if candidate.line_kind == OUTPUT:
+        if place == OUTSIDE:
+            return PRINTED_TEXT
+        return PRINTABLE if value.isprintable() else None
+    if place == IN_RAW_STRING:
+        return None
+    if (is_control(value) or not value.isprintable()) and SHOWN_CONTROL.name in finders:
+        return None
+    return PRINTABLE
 
 
 #: What an escape that changes an example makes of it, by where it stands
 #: (``{char}``: the character, as ``character`` names it).
 MEANINGS = {
-    (SOURCE, IN_STRING): 'a line break inside a string',
+    (SOURCE, IN_STRING): '{char} in a string',
     (SOURCE, IN_RAW_STRING): '{char} in a raw string',
+    (SOURCE, IN_COMMENT): '{char} in a comment',
+    (SOURCE, OUTSIDE): '{char} in the example',
     (OUTPUT, IN_STRING): '{char} in the output',
 }
+#: ... and a line break, by where it stands.
+BREAKS = {IN_COMMENT: 'a line break inside a comment'}
 
 
 def character(value: str) -> str:
     """How a message names the character an escape makes: a control character, or its code point."""
-    if len(value) == 1 and (ord(value) < 0x20 or 0x7f <= ord(value) < 0xa0):
+    if is_control(value):
         return 'a control character'
     return 'the character ' + ', '.join(f'U+{ord(c):04X}' for c in value)
+
+
+def meaning_of(candidate: Candidate) -> str:
+    """What the candidate's escape makes of its example, as the message says it."""
+    value = escapes.value_of(candidate.found.escape)
+    if candidate.found.escape.kind == escapes.CONTINUATION:
+        where = 'a string' if candidate.place in (IN_STRING, IN_RAW_STRING) else "the example's code"
+        return f"the next row, its '...' prompt included, part of {where}"
+    if value in LINE_BREAKS:
+        return BREAKS.get(candidate.place, 'a line break inside a string')
+    meaning = MEANINGS.get((candidate.line_kind, candidate.place), '{char} in a string')
+    return meaning.format(char=character(value))
 
 
 def in_docstring(piece: Piece, docstrings: list[tuple[int, int]]) -> bool:
@@ -308,12 +390,9 @@ def reports(
                     silenced.append(rules.Silenced(item.line, item.col, rules.ESC602.code,
                                                    item.escape.text, exemption.name))
                 continue
-            value = escapes.value_of(item.escape)
-            meaning = MEANINGS.get((candidate.line_kind, candidate.place), '{char} in a string')
-            meaning = meaning.format(char=character(value))
-            if value in LINE_BREAKS:
-                meaning = 'a line break inside a string'
             text = item.escape.text
+            if item.escape.kind == escapes.CONTINUATION:
+                text = '\\'  # a backslash at the row's end: the message shows no line break
             yield item.line, item.col, rules.ESC602, {
-                'escape': text, 'meaning': meaning, 'doubled': '\\' + text,
+                'escape': text, 'meaning': meaning_of(candidate), 'doubled': '\\' + text,
             }, item

@@ -40,6 +40,9 @@ from flake8_escapes.names import (
 DISCARDED = 'discarded'
 #: A literal an API takes as TeX (``apis.TEX_ROWS``; ESC601).
 TEX = apis.TEX
+#: A str literal that is a key, a value or an item of a dict, list, tuple or
+#: set (ESC601's tables of TeX commands): ``Role.table`` numbers its table.
+TABLE = 'table'
 #: The kinds of value the pass asks ``names`` to bind: a compiled pattern, a match.
 COMPILED = 'compiled'
 MATCH = 'match'
@@ -61,6 +64,7 @@ class Role(NamedTuple):
     means_backspace: bool = False  # the whole pattern is a backspace matcher (see above)
     groupless: bool = False        # the whole pattern is literal text without a group
     groups: int = -1               # groups the whole pattern (one literal) opens; -1: not known
+    table: int = -1                # TABLE: the table's number (a dict's keys and values are two)
 
 
 class Values:
@@ -276,6 +280,7 @@ class _Visitor:
         self.lines: list[int] = []         # sorted lines holding a candidate escape
         self.fragments: set[int] = set()   # id() of the role expressions that are part of a pattern
         self.walrus = True                 # bind the names of walruses (the first visit)
+        self.tables: list[tuple[ast.expr, int]] = []  # TABLE items, with their table's number
 
     def spans_candidate(self, node: ast.AST) -> bool:
         first = bisect_left(self.lines, node.lineno)  # type: ignore[attr-defined]
@@ -336,9 +341,25 @@ class _Visitor:
 
     def visit_Tuple(self, node: ast.Tuple) -> None:  # after its children (visit)
         self.rule_pair(node)
+        self.table(node.elts)
 
     def visit_List(self, node: ast.List) -> None:  # after its children (visit)
         self.rule_pair(node)
+        self.table(node.elts)
+
+    def visit_Set(self, node: ast.Set) -> None:  # after its children (visit)
+        self.table(node.elts)
+
+    def visit_Dict(self, node: ast.Dict) -> None:  # after its children (visit)
+        self.table([key for key in node.keys if key is not None])
+        self.table(node.values)
+
+    def table(self, items: list[ast.expr]) -> None:
+        """The str literals among ``items`` of two or more, as one table."""
+        strings = [item for item in items if type(item) is ast.Constant and type(item.value) is str]
+        if len(strings) >= 2:
+            number = len(self.tables)
+            self.tables.extend((item, number) for item in strings)
 
     def rule_pair(self, node: ast.Tuple | ast.List) -> None:
         """``(re.compile(r'(a)'), r'\\1')``: a compiled pattern, then its replacement."""
@@ -437,6 +458,9 @@ def literal_roles(
         for literal in literals_in(expression):
             start, end = _span(literal, lines)
             roles.append(Role(start, end, role, backspace, no_group, groups))
+    for literal, number in visitor.tables:
+        start, end = _span(literal, lines)
+        roles.append(Role(start, end, TABLE, table=number))
     return roles
 
 

@@ -155,6 +155,17 @@ class Exemption(NamedTuple):
     example: str   # a source the exemption keeps quiet
 
 
+class Finder(NamedTuple):
+    """A named rule that finds a hazard the family's first forms miss: one
+    sentence a reader can check and the README example it reports
+    (``example`` yields ``codes``; without the rule it would not)."""
+
+    name: str
+    codes: tuple[str, ...]
+    rule: str      # the one sentence, as the README gives it
+    example: str   # a source the rule reports
+
+
 class Silenced(NamedTuple):
     """A hazard an exemption kept quiet: where, the code it would have had,
     the escape, and the exemption's name (what ``tests/survey.py`` prints)."""

@@ -17,9 +17,10 @@ name, then a non-letter or the row's end (a name holds no line break):
 """
 from __future__ import annotations
 
-import functools
+import os
 import re
-from typing import Any, Iterable, Iterator, NamedTuple
+from bisect import bisect_left, bisect_right
+from typing import Iterable, Iterator, NamedTuple
 
 from flake8_escapes import escapes, literals, roles as role_pass, rules
 from flake8_escapes.literals import Found, Piece
@@ -27,129 +28,84 @@ from flake8_escapes.literals import Found, Piece
 #: (line, col, rule, message fields, the escape): formatted only at the plugin's edge.
 Finding = tuple[int, int, rules.Rule, dict[str, str], Found]
 
-#: The TeX and LaTeX command names (two letters or more) that begin with a
-#: letter of a valid escape, by that letter: LaTeX's math symbols, Greek
-#: letters, functions, accents, font and layout commands
-#: (https://www.ctan.org/pkg/comprehensive, "The Comprehensive LaTeX Symbol List").
-#: One-letter accents (``\\b``, ``\\t``, ``\\v``) are left out: ``'\\t{'`` is a tab.
+#: The TeX command names, generated from KaTeX's sources and the LaTeX
+#: kernel (the file's header names both, with their versions, and the
+#: command that made it: ``tests/make_tex_commands.py``).
+COMMANDS_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'data', 'tex_commands.txt')
+#: The letters of a valid escape of one letter that a command may begin with.
+COMMAND_LETTERS = 'abfnrtv'
+
+
+def _read_names(path: str) -> frozenset[str]:
+    """The names of ``path``: one a line, ``#`` lines are its header."""
+    with open(path, encoding='utf-8') as file:
+        return frozenset(line for line in file.read().split('\n') if line and not line.startswith('#'))
+
+
+ALL_COMMANDS = _read_names(COMMANDS_FILE)
+#: The command names (two letters or more) that begin with a letter of a valid
+#: escape, by that letter: the candidates.  One-letter accents (``\\b``,
+#: ``\\t``, ``\\v``) are left out: ``'\\t{'`` is a tab.
 COMMANDS: dict[str, frozenset[str]] = {
-    'a': frozenset({
-        'alpha', 'aleph', 'amalg', 'angle', 'approx', 'approxeq', 'arccos', 'arcsin', 'arctan', 'arg',
-        'ast', 'asymp', 'atop', 'acute', 'arrowvert', 'addtocounter', 'author', 'appendix',
-    }),
-    'b': frozenset({
-        'beta', 'bar', 'begin', 'bf', 'bfseries', 'big', 'bigl', 'bigr', 'bigg', 'biggl', 'biggr', 'bigm',
-        'bigcap', 'bigcup', 'bigodot', 'bigoplus', 'bigotimes', 'bigsqcup', 'biguplus', 'bigvee',
-        'bigwedge', 'bigstar', 'bigtriangleup', 'bigtriangledown', 'binom', 'bmod', 'bot', 'bowtie',
-        'boldsymbol', 'bm', 'breve', 'bullet', 'backslash', 'boxed', 'boxplus', 'boxtimes', 'boxdot',
-        'because', 'beth', 'between', 'blacksquare', 'blacktriangle', 'bibitem', 'bibliography',
-        'baselineskip', 'bigskip', 'bra', 'braket',
-    }),
-    'f': frozenset({
-        'frac', 'forall', 'flat', 'frown', 'footnote', 'footnotesize', 'fbox', 'framebox', 'fontsize',
-        'fill', 'flushleft', 'flushright', 'frak', 'figurename',
-    }),
-    'n': frozenset({
-        'nu', 'nabla', 'neq', 'ne', 'not', 'neg', 'ni', 'newline', 'newcommand', 'newenvironment',
-        'newpage', 'nolimits', 'nonumber', 'noindent', 'nearrow', 'nwarrow', 'natural', 'ngeq', 'nleq',
-        'ngtr', 'nless', 'nmid', 'nparallel', 'nsubseteq', 'nsupseteq', 'notin', 'nexists', 'normalsize',
-        'nsim', 'ncong', 'nvdash', 'norm', 'nolinebreak', 'nleftarrow', 'nrightarrow', 'nobreak',
-    }),
-    'r': frozenset({
-        'rho', 'right', 'rightarrow', 'rightharpoonup', 'rightharpoondown', 'rightleftharpoons',
-        'rightrightarrows', 'rangle', 'rceil', 'rfloor', 'rbrace', 'rbrack', 'rvert', 'rVert', 'rm',
-        'rmfamily', 'ref', 'renewcommand', 'raisebox', 'restriction', 'rtimes', 'rq', 'rule',
-    }),
-    't': frozenset({
-        'tau', 'theta', 'times', 'to', 'top', 'tilde', 'text', 'textbf', 'textit', 'textrm', 'textsf',
-        'texttt', 'textsc', 'textup', 'textmd', 'textnormal', 'textstyle', 'textwidth', 'textheight',
-        'textcolor', 'textsuperscript', 'textsubscript', 'textdegree', 'textmu', 'textbackslash',
-        'tfrac', 'tbinom', 'tan', 'tanh', 'therefore', 'triangle', 'triangleleft', 'triangleright',
-        'triangledown', 'trianglelefteq', 'trianglerighteq', 'tt', 'ttfamily', 'tiny', 'today', 'tag',
-        'thinspace', 'tableofcontents', 'thispagestyle', 'twoheadrightarrow', 'tabular', 'title',
-    }),
-    'v': frozenset({
-        'vec', 'varphi', 'varepsilon', 'vartheta', 'varpi', 'varrho', 'varsigma', 'varkappa', 'varnothing',
-        'varpropto', 'vartriangle', 'vee', 'vert', 'vdash', 'vdots', 'vspace', 'verb', 'vline', 'vbox',
-        'vskip', 'vfill', 'veebar', 'vDash',
-    }),
+    letter: frozenset(name for name in ALL_COMMANDS if name[0] == letter) for letter in COMMAND_LETTERS
 }
-#: Other TeX names, whose backslash makes no valid escape (``\\sigma`` is an
-#: invalid one, ``\\\\sigma`` a doubled one): beside a candidate, they say the
-#: literal is TeX.
+NAMES = frozenset(name for names in COMMANDS.values() for name in names)
+#: Other TeX names of common packages (physics, sectioning, TeX primitives) that the
+#: generated list lacks: beside a candidate they say the literal is TeX, never a candidate.
 OTHER_COMMANDS = frozenset({
-    'gamma', 'Gamma', 'delta', 'Delta', 'epsilon', 'zeta', 'eta', 'Theta', 'iota', 'kappa', 'lambda',
-    'Lambda', 'mu', 'xi', 'Xi', 'pi', 'Pi', 'sigma', 'Sigma', 'upsilon', 'Upsilon', 'phi', 'Phi', 'chi',
-    'psi', 'Psi', 'omega', 'Omega', 'cdot', 'cdots', 'ldots', 'dots', 'sum', 'prod', 'int', 'iint',
-    'oint', 'partial', 'infty', 'sqrt', 'left', 'mathrm', 'mathbf', 'mathcal', 'mathbb', 'mathit',
-    'mathsf', 'mathtt', 'mathfrak', 'hat', 'dot', 'ddot', 'pm', 'mp', 'leq', 'geq', 'le', 'ge', 'll',
-    'gg', 'sim', 'simeq', 'equiv', 'propto', 'cap', 'cup', 'subset', 'supset', 'subseteq', 'supseteq',
-    'in', 'exp', 'log', 'ln', 'sin', 'cos', 'sinh', 'cosh', 'lim', 'max', 'min', 'sup', 'inf', 'det',
-    'quad', 'qquad', 'circ', 'odot', 'oplus', 'otimes', 'perp', 'parallel', 'emptyset', 'exists',
-    'hbar', 'ell', 'langle', 'lceil', 'lfloor', 'overline', 'underline', 'widehat', 'widetilde',
-    'displaystyle', 'scriptstyle', 'item', 'section', 'subsection', 'label', 'cite', 'end', 'hline',
-    'centering', 'caption', 'emph', 'operatorname', 'dagger', 'prime', 'leftarrow', 'Leftarrow',
-    'Rightarrow', 'leftrightarrow', 'Leftrightarrow', 'uparrow', 'downarrow', 'mapsto', 'implies',
-    'iff', 'setminus', 'mid', 'div', 'mathring', 'overrightarrow', 'hspace', 'mathop', 'limits',
-    'Re', 'Im', 'degree', 'checkmark', 'star', 'wedge', 'land', 'lor', 'lnot', 'hfill', 'small',
-    'large', 'Large', 'huge', 'Huge', 'scriptsize', 'mathscr', 'dfrac', 'ket', 'expval', 'dd',
+    'dd', 'expval', 'hfill', 'limits', 'section', 'subsection', 'ket', 'vskip', 'vbox', 'vfill',
+    'noindent', 'norm', 'appendix', 'tableofcontents', 'baselineskip',
 })
+#: Every TeX name: a doubled or invalid-escape one beside a candidate says TeX.
+TEX_NAMES = ALL_COMMANDS | OTHER_COMMANDS
 #: Commands whose letters after the escape's are an ordinary word or a
 #: one-letter name (``\\ne``: a newline and ``e`` in ``'c = 4\\ne = 5'``;
 #: ``\\tan``: a tab and ``an``; ``\\rangle``: a carriage return and ``angle``):
-#: an API that takes TeX alone does not make them TeX.
+#: an API that takes TeX alone does not make them TeX.  Every name of two
+#: letters is one too (``is_everyday``).
 EVERYDAY_WORDS = frozenset({
-    'ne', 'ni', 'nu', 'neq', 'nexists', 'to', 'top', 'tan', 'tt', 'rm', 'rangle', 'rfloor', 'rbrace',
+    'neq', 'nexists', 'top', 'tan', 'rangle', 'rfloor', 'rbrace', 'rbrack', 'rarr', 'rang', 'rgroup',
+    'rparen', 'nless', 'nmid', 'nsim', 'nparallel', 'null', 'not', 'neg',
 })
-_NAMES = sorted({name for names in COMMANDS.values() for name in names}, key=lambda name: (-len(name), name))
-NAMES = frozenset(_NAMES)
-
-
-def _trie(words: Iterable[str]) -> str:
-    """A regex that matches any of ``words``, as a trie: one branch per
-    letter, so that a search tries a handful of letters at each backslash,
-    not every word."""
-    root: dict[str, Any] = {}
-    for word in words:
-        node = root
-        for char in word:
-            node = node.setdefault(char, {})
-        node[''] = {}
-
-    def pattern(node: dict[str, Any]) -> str:
-        branches = [char + pattern(child) for char, child in sorted(node.items()) if char]
-        if not branches:
-            return ''
-        body = branches[0] if len(branches) == 1 else '(?:%s)' % '|'.join(branches)
-        return '(?:%s)?' % body if '' in node else body
-    return pattern(root)
-
-
-#: A backslash, an escape's letter and the rest of a command of ``NAMES``,
-#: then no letter, as the source spells it (searched on the rows of every file).
-COMMAND = re.compile(r'\\%s(?![A-Za-z])' % _trie(_NAMES))
+#: A backslash, an escape's letter and letters, as the source spells them:
+#: a command of ``NAMES`` when the letters are one (searched in C on the rows of
+#: every file, the names then looked up in a set: no pattern of 600 names to compile).
+COMMAND_SHAPE = re.compile(r'\\([abfnrtv][A-Za-z]+)')
+#: A backslash (doubled or not) and letters: another TeX command when they are one of ``TEX_NAMES``.
+OTHER_SHAPE = re.compile(r'\\\\?([A-Za-z]+)')
 _LETTERS = re.compile('[A-Za-z]*')
 
 
-@functools.cache
-def other_tex() -> re.Pattern[str]:
-    """Another TeX command, doubled or with an invalid or valid escape, its
-    name in group 1.  Compiled when first asked (a candidate's ``evidence``),
-    not by every flake8 process that loads the plugin: a file with no
-    candidate never needs it."""
-    return re.compile(r'\\\\?(%s)(?![A-Za-z])' % _trie(OTHER_COMMANDS.union(_NAMES)))
+def other_tex(text: str) -> Iterator[re.Match[str]]:
+    """The TeX commands of ``text``, doubled or with an invalid or valid escape, each name in group 1."""
+    return (match for match in OTHER_SHAPE.finditer(text) if match[1] in TEX_NAMES)
 
 
 # What the text around a candidate must show to read as TeX (and ``other_tex``).
 #: TeX's syntax: a superscript or a subscript in braces, a command with an argument
 #: (two letters or more: not ``\\N{...}``).
 TEX_SYNTAX = re.compile(r'[\^_]\{|\\[A-Za-z]{2,}\{')
-#: An unescaped dollar sign.
-DOLLAR = re.compile(r'(?<!\\)\$')
+#: An unescaped dollar sign (``$$``, display math's, counts as one).
+DOLLAR = re.compile(r'(?<!\\)\$\$?')
+#: ``$...$`` on one line, its first and last characters not blank (not ``$HOME and $PATH``).
+DOLLAR_PAIR = re.compile(r'(?<!\\)\$[^\s$][^$\n]*?(?<![\s\\])\$')
 #: A ``:math:`...``` role of reStructuredText.
 MATH_ROLE = re.compile(r':math:`[^`]*`')
-#: A ``.. math::`` directive, and what stands after it on its line.
-MATH_DIRECTIVE = re.compile(r'^([ \t]*)\.\. math::(.*)$', re.MULTILINE)
+#: A ``.. math::`` directive (or one misspelled: ``..math:``, ``.. math:``), at a row's start or the
+#: literal's, and what stands after it.
+MATH_DIRECTIVE = re.compile(r'^([ \t]*|[A-Za-z]*(?:"""|\'\'\'|"|\'))\.\.[ \t]?math::?(.*)$', re.MULTILINE)
+#: Text in reST's default role (single backquotes, not a role's, a literal's or a link's).
+DEFAULT_ROLE = re.compile(r'(?<![`:\w])`[^`\n]+`(?![`_\w])')
+#: A file's extension after a name (``results\\beta.csv``).
+EXTENSION = re.compile(r'\.[A-Za-z][A-Za-z0-9]{0,4}(?![A-Za-z0-9])')
+#: A subscript or superscript: a brace, a digit, a ``%`` field or one letter after ``_`` or ``^``.
+SUBSCRIPT = re.compile(r'[_^](?:[{%0-9]|[A-Za-z](?![A-Za-z]))')
+#: A literal's prefix and opening quote.
+LITERAL_START = re.compile(r'[A-Za-z]*(?:\'\'\'|"""|\'|")')
+#: The line breaks of a literal.
+LINE_BREAK = re.compile('\n')
+#: The letters that make a valid escape of one letter (the others make an invalid one: ``\\sigma``).
+ESCAPE_LETTERS = frozenset('abfnrtvNuUx')
 
 #: The kinds of evidence, as ``evidence`` names them.
 IN_MATH = 'inside $...$'
@@ -158,6 +114,63 @@ MATH_DOCSTRING = 'in a :math: role or a .. math:: block'
 TEX_API = 'passed to an API that takes TeX'
 
 _ESC601 = (rules.ESC601.code,)
+# The finding rules of issue 30 (``FINDERS``): TeX as scientists write it in docstrings and tables.
+DOCSTRING_PROSE = rules.Finder(
+    'docstring-prose', _ESC601,
+    'In a docstring, a command that is not a short name or an everyday word (`EVERYDAY_WORDS`) is '
+    'TeX written as prose, unless it reads as a part of a file\'s path (an extension after it, or a '
+    'backslash after it and a letter or digit before it).',
+    'def grad(f):\n    """Gradient \\nabla f of the loss."""\n',
+)
+TEX_DOCSTRING = rules.Finder(
+    'tex-docstring', _ESC601,
+    'A docstring that shows TeX anywhere (a `.. math::` block, a `:math:` role, `$...$`, a doubled '
+    'command such as `\\\\psi`, an invalid-escape command such as `\\sigma`) makes a command on any '
+    'of its lines TeX, a short name or an everyday word too.',
+    'def density(x):\n    """Density :math:`\\\\rho`.\n\n    Zero when x \\ne 0.\n    """\n',
+)
+PARTIAL_ESCAPING = rules.Finder(
+    'partial-escaping', _ESC601,
+    'A literal that writes another command doubled (`\\\\psi`) or with an invalid escape (`\\sigma`) '
+    'on any of its lines is TeX: its single commands are reported.',
+    's = """\\\\mathbf{x}\n\\rtimes y"""\n',
+)
+MISSPELLED_MATH = rules.Finder(
+    'misspelled-math', _ESC601,
+    'A misspelled math role or directive (`..math:`, `.. math:`, `:math:\\tau` without backquotes) '
+    'is read as the right one, and in a docstring so is text in single backquotes (reST\'s default '
+    'role, where a project writes math).',
+    'def f(x):\n    """The map `x \\to y`."""\n',
+)
+TEX_TABLE = rules.Finder(
+    'tex-table', _ESC601,
+    'In the keys, the values or the items of a dict, list, tuple or set, one command written doubled, '
+    'raw or with an invalid escape (`\'\\sigma\'`) makes the table TeX, and each command in it a report.',
+    "names = {'\\theta': 'θ', '\\\\sigma': 'σ'}\n",
+)
+GROUP_COMMAND = rules.Finder(
+    'group-command', _ESC601,
+    'A command right after `{` and before a space, a line break or `}` is a TeX group (`{\\rm E}`, '
+    '`_{\\bf x}`), a short name too.',
+    'labels = {"r": "r_{\\rm eff}"}\n',
+)
+SYMBOL_NAME = rules.Finder(
+    'symbol-name', _ESC601,
+    "A literal that begins with a command and a subscript or superscript (`_` or `^`, then a brace, a "
+    "digit, a `%` field or one letter: `'\\alpha_%i'`, `'\\theta_0'`) names a TeX symbol, unless the "
+    'command is a short name or an everyday word.',
+    "names.append('\\alpha_%i' % k)\n",
+)
+#: Every finding rule of ESC601, in the order they are tried.
+FINDERS: tuple[rules.Finder, ...] = (
+    GROUP_COMMAND, MISSPELLED_MATH, TEX_TABLE, TEX_DOCSTRING, PARTIAL_ESCAPING, DOCSTRING_PROSE,
+    SYMBOL_NAME,
+)
+FINDER_NAMES = frozenset(finder.name for finder in FINDERS)
+#: The evidence that makes a short name or an everyday word TeX.
+EVERYDAY_PROOF = frozenset({IN_MATH, MATH_DOCSTRING, GROUP_COMMAND.name, MISSPELLED_MATH.name,
+                            TEX_TABLE.name, TEX_DOCSTRING.name})
+
 DISCARDED_STRING = rules.Exemption(
     'discarded-string', _ESC601,
     'A string statement that is not a docstring is thrown away (code kept in a string to disable '
@@ -174,13 +187,22 @@ NO_TEX_CONTEXT = rules.Exemption(
 EVERYDAY_WORD = rules.Exemption(
     'everyday-word', _ESC601,
     'A newline, tab or carriage return before a one-letter name or an ordinary word that spells a '
-    'command with it (`\\ne`: a newline and `e`; `\\tan`, `\\rangle`, ...: `EVERYDAY_WORDS`) reads as '
-    'TeX only inside `$...$` or in a math docstring; other TeX beside it or an API that takes TeX is '
-    'not enough.',
+    'command with it (`\\ne`: a newline and `e`; `\\tan`, `\\rangle`, ...: `EVERYDAY_WORDS`; every '
+    'name of two letters) reads as TeX only inside `$...$`, in a math role or block, or in a TeX '
+    'docstring, table or group; other TeX beside it or an API that takes TeX is not enough.',
     "import matplotlib.pyplot as plt\nplt.title('c = %d\\ne = %d' % (c, e))\n",
 )
+ESCAPED_LAYOUT = rules.Exemption(
+    'escaped-layout', _ESC601,
+    'In a docstring laid out by `\\n` escapes (one of them before no letter), a `\\n` before a short '
+    'name or an everyday word is a line break, unless it stands inside `$...$`, a math role or block, '
+    'or a group.',
+    'def area(r):\n    """Area :math:`\\\\pi r^2`.\\n\\ne.g. 3 for 1."""\n',
+)
 #: Every exemption of ESC601, in the order they are tried.
-EXEMPTIONS: tuple[rules.Exemption, ...] = (DISCARDED_STRING, NO_TEX_CONTEXT, EVERYDAY_WORD)
+EXEMPTIONS: tuple[rules.Exemption, ...] = (DISCARDED_STRING, NO_TEX_CONTEXT, EVERYDAY_WORD, ESCAPED_LAYOUT)
+#: A ``\\n`` escape before no letter (it lays a literal out: no command follows it).
+LAYOUT_NEWLINE = re.compile(r'(?<!\\)(?:\\\\)*\\n(?![A-Za-z])')
 
 
 class Candidate(NamedTuple):
@@ -194,7 +216,7 @@ def may_hold_command(line: str) -> bool:
     """Could an escape of this row of source begin a TeX command?  False
     only when no backslash of the row is followed by a command of
     ``COMMANDS`` and then a non-letter (see the module's docstring)."""
-    return COMMAND.search(line) is not None
+    return not NAMES.isdisjoint(COMMAND_SHAPE.findall(line))
 
 
 def may_hold_candidate(piece: Piece) -> bool:
@@ -228,84 +250,271 @@ def candidates(pieces: Iterable[Piece]) -> Iterator[Candidate]:
                     yield Candidate(Found(line, col, escape, piece), name)
 
 
-def context(candidate: Candidate, lines: list[str]) -> tuple[str, int]:
-    """The line of text a candidate is judged in, and the escape's offset there:
-    its line of the literal (a STRING token), or its whole row of source (a
-    3.12+ f-string piece, whose literal goes on beyond the piece)."""
-    found = candidate.found
-    piece = found.piece
-    if piece.spans[0][0]:  # a STRING token: the whole literal
-        text, at = piece.text, found.escape.offset
-        begin = text.rfind('\n', 0, at) + 1
-        end = text.find('\n', at)
-        return text[begin:end if end != -1 else len(text)], at - begin
-    return lines[found.line - 1], found.col
+def is_everyday(name: str) -> bool:
+    """Is the command a short name (its escape's letter and one more) or an everyday word?"""
+    return name in EVERYDAY_WORDS or (len(name) <= 2 and name[0] in COMMAND_LETTERS)
 
 
-def evidence(candidate: Candidate, lines: list[str]) -> str:
-    """The strongest textual evidence that the candidate is TeX (math first), or ''."""
-    line, at = context(candidate, lines)
-    end = at + 1 + len(candidate.name)
-    if len(DOLLAR.findall(line, 0, at)) % 2 and DOLLAR.search(line, end) is not None:
-        return IN_MATH
-    if in_math_docstring(candidate):  # before BESIDE_TEX: an everyday word counts in math only
-        return MATH_DOCSTRING
-    if TEX_SYNTAX.search(line) is not None:
-        return BESIDE_TEX
-    for match in other_tex().finditer(line):
-        if match.start() != at and match[1] not in EVERYDAY_WORDS:
+def is_written_tex(match: re.Match[str]) -> bool:
+    """Is an ``other_tex`` match a command that only TeX writes so: doubled
+    (``\\\\psi``) or with an invalid escape (``\\sigma``), and not a short
+    name or an everyday word (``'\\\\ne'`` is code that writes a newline)?"""
+    name = match[1]
+    doubled = match.end() - match.start() - len(name) == 2
+    return (doubled or name[0] not in ESCAPE_LETTERS) and not is_everyday(name)
+
+
+class Reading:
+    """What one literal's text (or a 3.12+ f-string piece's row of source)
+    shows of TeX, read once for all its candidates: each question is then a
+    bisection, so that a literal with n candidates costs n log n, not n²."""
+
+    def __init__(self, text: str, docstring: bool) -> None:
+        self.text = text
+        self.docstring = docstring
+        self.breaks = [match.start() for match in LINE_BREAK.finditer(text)]
+        self.dollars = [match.start() for match in DOLLAR.finditer(text)] if '$' in text else []
+        self.syntax_rows = {self.row(match.start()) for match in TEX_SYNTAX.finditer(text)}
+        self.commands: dict[int, list[int]] = {}  # row -> starts of its other TeX commands
+        self.written = False  # a command written doubled or with an invalid escape
+        for match in other_tex(text):
+            if is_everyday(match[1]):
+                continue
+            self.commands.setdefault(self.row(match.start()), []).append(match.start())
+            self.written = self.written or is_written_tex(match)
+        self.math = merged(self._math_spans())
+        self.math_starts = [start for start, _ in self.math]
+        self.default: tuple[list[tuple[int, int]], list[int]] | None = None  # single backquotes
+        self.layout: bool | None = None  # ``laid_out``, once asked
+        self.shows_tex = docstring and bool(self.written or self.math or DOLLAR_PAIR.search(text))
+
+    def laid_out(self) -> bool:
+        """Does a ``\\n`` escape before no letter lay the literal out?  (Searched once.)"""
+        if self.layout is None:
+            self.layout = LAYOUT_NEWLINE.search(self.text) is not None
+        return self.layout
+
+    def row(self, at: int) -> int:
+        return bisect_left(self.breaks, at)
+
+    def row_span(self, at: int) -> tuple[int, int]:
+        """Where the row of ``at`` starts and ends in the text."""
+        row = self.row(at)
+        first = self.breaks[row - 1] + 1 if row else 0
+        return first, self.breaks[row] if row < len(self.breaks) else len(self.text)
+
+    def _math_spans(self) -> Iterator[tuple[int, int]]:
+        """The spans of ``:math:`` roles and ``.. math::`` blocks (each directive's line and the rows
+        indented under it)."""
+        text = self.text
+        if ':math:' in text:
+            yield from (match.span() for match in MATH_ROLE.finditer(text))
+        for directive in MATH_DIRECTIVE.finditer(text):
+            indent = len(directive[1])
+            end = directive.end()
+            while end < len(text):
+                row_end = text.find('\n', end + 1)
+                row_end = len(text) if row_end == -1 else row_end
+                row = text[end + 1:row_end]
+                if row.strip() and len(row) - len(row.lstrip()) <= indent:
+                    break
+                end = row_end
+            yield directive.start(), end
+
+    def in_math(self, at: int, end: int) -> bool:
+        """Is ``text[at:end]`` inside ``$...$`` on its row?"""
+        if not self.dollars:
+            return False
+        first, last = self.row_span(at)
+        before = bisect_left(self.dollars, at) - bisect_left(self.dollars, first)
+        after = bisect_left(self.dollars, end)
+        return bool(before % 2) and after < len(self.dollars) and self.dollars[after] < last
+
+    def in_math_docstring(self, at: int) -> bool:
+        """Is ``at`` in a ``:math:`...``` role or a ``.. math::`` block (or one misspelled)?"""
+        return inside(self.math, self.math_starts, at)
+
+    def beside_tex(self, at: int) -> bool:
+        """Does the row of ``at`` hold other TeX (``TEX_SYNTAX``, another command)?"""
+        row = self.row(at)
+        if row in self.syntax_rows:
+            return True
+        starts = self.commands.get(row, ())
+        return len(starts) > 1 or (len(starts) == 1 and starts[0] != at)
+
+    def default_role(self, at: int) -> bool:
+        """Is ``at`` in single backquotes (a docstring's default role)?"""
+        if self.default is None:
+            spans = merged(match.span() for match in DEFAULT_ROLE.finditer(self.text))
+            self.default = spans, [start for start, _ in spans]
+        return inside(*self.default, at)
+
+    def evidence(self, at: int, name: str) -> str:
+        """The strongest evidence that the command ``name`` whose escape stands at ``at`` is TeX, or ''."""
+        text = self.text
+        end = at + 1 + len(name)
+        if self.in_math(at, end):
+            return IN_MATH
+        if self.in_math_docstring(at):
+            return MATH_DOCSTRING
+        if text[at - 1:at] == '{' and text[end:end + 1] in (' ', '}', '\n'):
+            return GROUP_COMMAND.name
+        if text[max(at - 6, 0):at] == ':math:' or (self.docstring and self.default_role(at)):
+            return MISSPELLED_MATH.name
+        if self.shows_tex:
+            return TEX_DOCSTRING.name
+        if self.beside_tex(at):
             return BESIDE_TEX
-    return ''
+        if path_part(text, at, end):
+            return ''
+        if self.written:
+            return PARTIAL_ESCAPING.name
+        if self.docstring and not is_everyday(name):
+            return DOCSTRING_PROSE.name
+        if SUBSCRIPT.match(text, end) and LITERAL_START.fullmatch(text, 0, at) and not is_everyday(name):
+            return SYMBOL_NAME.name
+        return ''
 
 
-def in_math_docstring(candidate: Candidate) -> bool:
-    """Is the escape in a ``:math:`...``` role, or in a ``.. math::``
-    directive (its line, or the indented block after it) of its literal?"""
-    found = candidate.found
-    text, at = found.piece.text, found.escape.offset
-    if ':math:' in text and any(role.start() < at < role.end() for role in MATH_ROLE.finditer(text)):
+def path_part(text: str, at: int, end: int) -> bool:
+    """Does the command ``text[at:end]`` read as a part of a file's path: a
+    file extension after it (``results\\beta.csv``), or a backslash after it
+    and a letter or digit before it (``data\\ref\\x``)?"""
+    if EXTENSION.match(text, end) is not None:
         return True
-    for directive in MATH_DIRECTIVE.finditer(text, 0, at):
-        if at <= directive.end():
-            return True  # .. math:: \frac{a}{b}
-        indent = len(directive[1])
-        block = text[directive.end() + 1:text.rfind('\n', 0, at) + 1]
-        rows = block.split('\n')[:-1]
-        if all(not row.strip() or len(row) - len(row.lstrip()) > indent for row in rows):
-            row_start = text.rfind('\n', 0, at) + 1
-            own = text[row_start:at]
-            if len(own) - len(own.lstrip()) > indent or not own.strip():
-                return True
+    return text[end:end + 1] == '\\' and text[at - 1:at].isalnum()
+
+
+def merged(spans: Iterable[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The union of ``spans`` as disjoint spans, in order."""
+    found: list[tuple[int, int]] = []
+    for start, end in sorted(spans):
+        if found and start <= found[-1][1]:
+            found[-1] = (found[-1][0], max(end, found[-1][1]))
+        else:
+            found.append((start, end))
+    return found
+
+
+def inside(spans: list[tuple[int, int]], starts: list[int], at: int) -> bool:
+    """Is ``at`` strictly inside one of the disjoint ``spans`` (``starts``: their starts)?"""
+    index = bisect_left(starts, at) - 1
+    return index >= 0 and at < spans[index][1]
+
+
+class Readings:
+    """The ``Reading`` of each literal (and f-string row) of a file, made when first asked."""
+
+    def __init__(self, lines: list[str], docstrings: list[tuple[int, int]]) -> None:
+        self.lines = lines
+        self.docstrings = docstrings
+        self.found: dict[tuple[int, int], Reading] = {}
+
+    def of(self, candidate: Candidate) -> tuple[Reading, int]:
+        """The reading of the candidate's literal, and its escape's offset there."""
+        found = candidate.found
+        piece = found.piece
+        if piece.spans[0][0]:  # a STRING token: the whole literal
+            key, at = piece.start, found.escape.offset
+        else:  # a 3.12+ f-string piece, whose literal goes on beyond the piece: its row
+            key, at = (found.line, -1), found.col
+        reading = self.found.get(key)
+        if reading is None:
+            if key[1] == -1:
+                reading = Reading(self.lines[found.line - 1], False)
+            else:
+                reading = Reading(piece.text, in_docstring(piece, self.docstrings))
+            self.found[key] = reading
+        return reading, at
+
+
+def in_docstring(piece: Piece, docstrings: list[tuple[int, int]]) -> bool:
+    """Does the piece (a STRING token) stand on the rows of a docstring (``doctests.docstring_rows``)?"""
+    first = piece.start[0]
+    last = first + piece.text.count('\n')
+    index = bisect_right(docstrings, (first, float('inf'))) - 1
+    return index >= 0 and docstrings[index][0] <= first and last <= docstrings[index][1]
+
+
+class Tables:
+    """Which literals of the file's dicts, lists, tuples and sets (the role
+    pass's ``TABLE`` roles) stand in a table of TeX commands."""
+
+    def __init__(self, roles: list[role_pass.Role], lines: list[str]) -> None:
+        self.tex: set[int] = set()
+        for role in roles:
+            if role.role == role_pass.TABLE and role.table not in self.tex and is_tex_item(role, lines):
+                self.tex.add(role.table)
+
+    def holds(self, roles: list[role_pass.Role], line: int, col: int) -> bool:
+        if not self.tex:
+            return False
+        role = role_pass.role_at(roles, line, col, (role_pass.TABLE,))
+        return role is not None and role.table in self.tex
+
+
+def is_tex_item(role: role_pass.Role, lines: list[str]) -> bool:
+    """Is the item (a literal on one row) a TeX command written doubled, raw or with an invalid escape?"""
+    (line, col), (end_line, end) = role.start, role.end
+    if line != end_line:
+        return False
+    text = lines[line - 1][col:end]
+    prefix = _LETTERS.match(text)
+    raw = prefix is not None and 'r' in prefix[0].lower()
+    for match in other_tex(text):
+        if raw or is_written_tex(match):
+            return True
     return False
 
 
-def exemption_for(candidate: Candidate, roles: list[role_pass.Role], lines: list[str]) -> str:
-    """The name of the exemption that keeps a candidate quiet, or '' (reported)."""
+def proof_of(candidate: Candidate, roles: list[role_pass.Role], reading: Reading, offset: int,
+             tables: Tables) -> str:
+    """The strongest evidence that the candidate is TeX (a finding rule's name among them), or ''."""
+    item, name = candidate
+    proof = reading.evidence(offset, name)
+    if proof not in EVERYDAY_PROOF and tables.holds(roles, item.line, item.col):
+        proof = TEX_TABLE.name
+    if proof in FINDER_NAMES and proof not in {finder.name for finder in FINDERS}:
+        proof = ''  # a finding rule left out (the tests' monkeypatch)
+    if not proof and role_pass.role_at(roles, item.line, item.col, (role_pass.TEX,)) is not None:
+        proof = TEX_API
+    return proof
+
+
+def exemption_for(candidate: Candidate, roles: list[role_pass.Role], readings: Readings,
+                  tables: Tables) -> tuple[str, str]:
+    """(the exemption that keeps a candidate quiet, or ''; the evidence that it is TeX, or '')."""
     item, name = candidate
     active = frozenset(exemption.name for exemption in EXEMPTIONS)
-    at = (item.line, item.col)
-    if DISCARDED_STRING.name in active and role_pass.role_at(roles, *at, (role_pass.DISCARDED,)):
-        return DISCARDED_STRING.name
-    proof = evidence(candidate, lines)
-    api = not proof and role_pass.role_at(roles, *at, (role_pass.TEX,)) is not None
-    if not proof and not api and NO_TEX_CONTEXT.name in active:
-        return NO_TEX_CONTEXT.name
-    if (name in EVERYDAY_WORDS and proof not in (IN_MATH, MATH_DOCSTRING)
-            and EVERYDAY_WORD.name in active):
-        return EVERYDAY_WORD.name
-    return ''
+    discarded = role_pass.role_at(roles, item.line, item.col, (role_pass.DISCARDED,))
+    if DISCARDED_STRING.name in active and discarded:
+        return DISCARDED_STRING.name, ''
+    reading, offset = readings.of(candidate)
+    proof = proof_of(candidate, roles, reading, offset, tables)
+    if not proof and NO_TEX_CONTEXT.name in active:
+        return NO_TEX_CONTEXT.name, ''
+    everyday = is_everyday(name)
+    if everyday and proof not in EVERYDAY_PROOF and EVERYDAY_WORD.name in active:
+        return EVERYDAY_WORD.name, proof
+    if (everyday and proof == TEX_DOCSTRING.name and item.escape.text == '\\n'
+            and ESCAPED_LAYOUT.name in active and reading.laid_out()):
+        return ESCAPED_LAYOUT.name, proof
+    return '', proof
 
 
 def reports(
     found: Iterable[Candidate],
     roles: list[role_pass.Role],
     lines: list[str],
+    docstrings: list[tuple[int, int]],
     silenced: list[rules.Silenced] | None = None,
 ) -> Iterator[Finding]:
     """ESC601: the candidates whose text reads as TeX, or that an API takes as TeX (``roles``)."""
+    readings = Readings(lines, sorted(docstrings))
+    tables = Tables(roles, lines)
     for candidate in found:
         item = candidate.found
-        exemption = exemption_for(candidate, roles, lines)
+        exemption, proof = exemption_for(candidate, roles, readings, tables)
         if exemption:
             if silenced is not None:
                 silenced.append(rules.Silenced(item.line, item.col, rules.ESC601.code, item.escape.text,
@@ -314,4 +523,5 @@ def reports(
         escape = item.escape.text
         yield item.line, item.col, rules.ESC601, {
             'escape': escape, 'command': '\\' + candidate.name, 'meaning': escapes.CONTROL_NAMES[escape],
+            'finder': proof,
         }, item

@@ -90,6 +90,19 @@ def paths_in_one_literal(n: int) -> str:
     return "x = '" + 'saved to C:\\new.txt and ' * n + "'\n"
 
 
+def commands_in_one_literal(n: int) -> str:
+    # ESC601's evidence is read once per literal (tex.Reading), not once per candidate.
+    return "x = '" + '$\\theta$ ' * n + "'\n"
+
+
+def math_roles_in_a_docstring(n: int) -> str:
+    return 'def f():\n    """' + ':math:`\\theta` ' * n + '"""\n'
+
+
+def rows_of_a_math_block(n: int) -> str:
+    return 'def f():\n    """Doc.\n\n    .. math::\n\n' + '        \\theta = 1\n' * n + '    """\n'
+
+
 SAFE = set(fix.SAFE)
 ALL = set(fix.SAFE + fix.UNSAFE)
 
@@ -108,6 +121,9 @@ DIMENSIONS = [
     Dimension('replacement pieces, fix --unsafe', 300, replacement_pieces_per_file, ALL),
     Dimension('paths in one text', 1000, paths_in_one_text),
     Dimension('paths in one literal, fix --unsafe', 1000, paths_in_one_literal, ALL),
+    Dimension('TeX commands in one literal', 1000, commands_in_one_literal),
+    Dimension(':math: roles in a docstring', 1000, math_roles_in_a_docstring),
+    Dimension('rows of a .. math:: block', 1000, rows_of_a_math_block),
 ]
 
 

@@ -28,7 +28,7 @@ MAY_IMPORT: dict[str, set[str]] = {
     'checks': {'apis', 'escapes', 'invalid', 'literals', 'paths', 'regex', 'roles', 'rules', 'tex',
                'doctests'},
     'fix.files': set(),
-    'fix.plan': {'apis', 'checks', 'escapes', 'invalid', 'literals', 'rules', 'fix.files'},
+    'fix.plan': {'apis', 'checks', 'doctests', 'escapes', 'invalid', 'literals', 'rules', 'fix.files'},
     'fix.refused': {'checks', 'escapes', 'literals', 'rules', 'fix.plan', 'fix.files', 'fix.proof'},
     'fix.proof': {'roles', 'rules', 'fix', 'fix.plan', 'fix.files'},
     'fix': {'apis', 'fix', 'fix.plan', 'fix.proof', 'fix.refused', 'fix.files', 'checks', 'literals',

@@ -87,14 +87,14 @@ def _round(
         return _Round([], [], held_back, unsafe_left, None)
     context = context._replace(starts=plan.piece_starts(tokens))
     found, in_fields = plan.in_text_fields(plan.units(by_piece, context), context)
-    chosen, left, refused = proof.proved(found, context)
+    chosen, left, refused_fixes = proof.proved(found, context)
     left += proof.left_alone(in_fields, proof.TEXT_IN_VALUE)
     chosen, left, new_tree = proof.module_parses(text, chosen, left)
     chosen, changed, new_tree = proof.module_kept(context.tree, text, chosen, new_tree, context)
     left += changed
     chosen, changed, new_tree = proof.fields_kept(chosen, new_tree, context)
     left += changed
-    chosen, hiding, new_tree = proof.reports_kept(chosen, new_tree, context, unsafe, refused)
+    chosen, hiding, new_tree = proof.reports_kept(chosen, new_tree, context, unsafe, refused_fixes)
     left += hiding
     edits = [edit for unit in chosen for edit in unit.edits]
     fixed = [code for unit in chosen for code in plan.fixed_codes(unit)]

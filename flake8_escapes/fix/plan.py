@@ -25,7 +25,7 @@ import warnings
 from bisect import bisect_right
 from typing import NamedTuple
 
-from flake8_escapes import apis, checks, escapes, invalid, literals, rules
+from flake8_escapes import apis, checks, doctests, escapes, invalid, literals, rules
 from flake8_escapes.fix.files import Edit
 
 try:  # flake8's own noqa regexes, so that the fixer skips exactly what flake8 silences
@@ -369,6 +369,26 @@ def _outermost(spans: list[Span]) -> list[Span]:
         else:
             merged.append((start, end))
     return merged
+
+
+def keeps_examples(unit: Unit) -> bool:
+    """Is ``unit`` an ESC602 fix that must keep doctest's examples as they
+    compile: each of its ESC602 escapes a control character (or another one
+    Python does not print), not a line break, outside a raw string of an
+    example (``doctests.SHOWN_CONTROL``, or one in the quotes of an output:
+    the example's source is the same)?"""
+    places = {(found.line, found.col) for code, found in unit.items if code == 'ESC602'}
+    if not places:
+        return False
+    pieces = {found.piece.start: found.piece for code, found in unit.items if code == 'ESC602'}
+    shown = set()
+    for piece in pieces.values():
+        for candidate in doctests.candidates(piece):
+            value = escapes.value_of(candidate.found.escape)
+            if (candidate.place != doctests.IN_RAW_STRING and value not in doctests.LINE_BREAKS
+                    and (doctests.is_control(value) or not value.isprintable())):
+                shown.add((candidate.found.line, candidate.found.col))
+    return places <= shown
 
 
 def fixed_codes(unit: Unit) -> list[str]:

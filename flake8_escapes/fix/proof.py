@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 import ast
+import doctest
 import io
 import re
 import warnings
@@ -28,6 +29,13 @@ NOT_PARSED = 'the fixed file would not parse'
 TEXT_IN_VALUE = "its fix would change an f-string's '=' text or a t-string's expression"
 #: An ESC303 respelling of an escape that ESC501 also reports: the path keeps its backslash.
 FOR_UNSAFE = 'respelled, the path would lose its backslash: that is for --unsafe'
+#: An ESC602 fix of control characters after which doctest would read other examples.
+OTHER_EXAMPLES = ("doctest's parse of the fixed docstring gives examples that do not compile to the "
+                  'same AST as before')
+#: A private-use character that stands for a kept tab while doctest reads a docstring.
+KEPT_TAB = '\uf8ff'
+#: Each line of a text: its leading blanks, the rest and its line break.
+LEADING_BLANKS = re.compile(r'([ \t]*)([^\n]*\n?)')
 #: A safe fix that would make a report it does not fix disappear (followed by the codes).
 HIDES = 'its fix would hide '
 
@@ -237,7 +245,33 @@ def _refusal(unit: plan.Unit, new: str, before: object, after: object, regex: Re
         return 'its fix would change the value of the literal'
     if not unit.safe and any(code in REGEX_CODES for code, _ in unit.items):
         return regex.problem(unit, new)
+    if not unit.safe and plan.keeps_examples(unit) and not same_examples(before, after):
+        return OTHER_EXAMPLES
     return None
+
+
+def example_trees(value: object) -> list[str] | None:
+    """The AST of each example doctest's own parser reads from a docstring's
+    value (``_key``'s (type, value)), compiled as doctest compiles it; None if
+    doctest cannot read them or one does not compile."""
+    if not isinstance(value, tuple) or value[0] is not str or KEPT_TAB in value[1]:
+        return None
+    # doctest expands every tab (str.expandtabs), so a tab an escape put in an
+    # example's text reads as spaces: a tab after a line's text is kept as a tab
+    # (hidden from expandtabs, then put back), the one compared with the fixed '\\t'.
+    text = ''.join(indent + rest.replace('\t', KEPT_TAB)
+                   for indent, rest in LEADING_BLANKS.findall(value[1]))
+    try:
+        found = doctest.DocTestParser().get_examples(text)
+        return [ast.dump(parse(example.source.replace(KEPT_TAB, '\t'), 'single')) for example in found]
+    except (SyntaxError, ValueError, RecursionError):
+        return None
+
+
+def same_examples(before: object, after: object) -> bool:
+    """Does the fixed docstring give examples whose sources compile to the same ASTs as before?"""
+    old = example_trees(before)
+    return old is not None and old == example_trees(after)
 
 
 def proved(

@@ -140,6 +140,103 @@ def bell():
     >>> bell()
     '\a'
     """
+#: ESC602:3:20
+# from: issue 30 (examples whose string holds a tab: doctest runs it alike, help() shows a raw tab)
+def width(text):
+    """>>> width('a\tb')
+    3
+    """
+#: ESC602:3:28
+# from: issue 30 (a comment in an example that holds a tab)
+def commented():
+    """>>> commented()  # a\tb
+    1
+    """
+#: ESC602:4:16 ESC602:4:27
+# from: issue 30 (terminal colours in an example: a raw ESC shown)
+def plain(text):
+    """Strip colours.
+    >>> plain('\x1b[1mbold\x1b[0m')
+    'bold'
+    """
+#: ESC602:3:21
+# from: issue 30 (a tab-separated field in an example)
+def fields(text):
+    """>>> fields('x\ty')
+    ['x', 'y']
+    """
+#: ESC602:4:33
+# from: issue 30 (a newline escape in an example's comment cuts the line)
+def sep():
+    """Separator.
+    >>> sep = chr(10)  # sep is \n
+    """
+#: ESC602:5:7 ESC602:5:10
+# from: issue 30 (every line break of one string of an expected output)
+def three():
+    """Three lines.
+    >>> three()
+    'a\nb\nc'
+    """
+#: ESC602:6:16
+# from: issue 30 (a string that goes on over ... lines)
+def pair(a, b):
+    """Pair.
+    >>> pair('a',
+    ...      'b',
+    ...      'c\nd')
+    """
+#: ESC602:10:17
+# from: issue 30 (a class docstring that holds several examples)
+class Table:
+    """Rows.
+
+    >>> Table().rows
+    []
+
+    >>> Table('x').rows
+    ['x']
+    >>> Table('a\nb').rows
+    ['a', 'b']
+    """
+#: ESC602:7:29
+# from: issue 30 (a method's docstring, its second example)
+class Reader:
+    def read(self, text):
+        """Read.
+        >>> Reader().read('a')
+        'a'
+        >>> Reader().read('b\x7f')
+        'b'
+        """
+#: ESC602:4:17
+# from: issue 30 (a C1 control character in an example's source)
+def clean(text):
+    """Clean.
+    >>> clean('a\x85b')
+    'ab'
+    """
+#: ESC602:3:27
+# from: issue 30 survey re-run (sympy's decorator docs: a continuation inside an example's triple-quoted string)
+def deprecated(message):
+    """>>> @deprecated('''\
+    ...     The simplify_this(expr) function is deprecated.''')
+    ... def simplify_this(expr):
+    ...     pass
+    """
+#: ESC602:4:48
+# from: issue 30 survey re-run (dawgdad: a continuation before a '...' row joins the prompt into the code)
+def munge(df):
+    """Munge.
+    >>> df, count = dd.delete_empty_rows(df=df,\
+    ...     count=True)
+    """
+#: ESC602:3:35
+# from: issue 30 survey re-run (olga: a no-break space written as an escape in an example's string)
+def pgen(seq):
+    """>>> compute_CDR3_pgen('\xbb\xa0')
+    1.0
+    """
 # --- clean -----------------------------------------------------------------
 #: Okay
 # from: issue 23 (a docstring written on one line: its newlines lay the example out)
@@ -168,12 +265,6 @@ def lines(text):
 
     >>> lines('ab')
     ['ab']
-    """
-#: Okay
-# from: examples whose string holds a tab: the example reads the same character
-def width(text):
-    """>>> width('a\tb')
-    3
     """
 #: Okay
 # from: printed output with a tab (print shows the real tab)
@@ -205,12 +296,6 @@ def accents():
 # from: a one-line docstring with an example and output laid out by \n
 def two():
     """>>> two()\n2\n"""
-#: Okay
-# from: a comment in an example that holds a tab
-def commented():
-    """>>> commented()  # a\tb
-    1
-    """
 #: Okay
 # from: a bytes literal that holds prompts (never a docstring)
 data = b'>>> x\n'
@@ -247,3 +332,39 @@ def grab():
 # from: docstrings with a math role, no example
 def norm():
     """Return the norm of a vector:\n    sqrt(x^2 + y^2)."""
+#: Okay
+# from: issue 30 (an escape that gives a printable character, shown as that character)
+def name():
+    """>>> name('caf\xe9')
+    4
+    """
+#: Okay
+# from: issue 30 (a table header printed with tabs: printed text)
+def header():
+    """>>> header()
+    \tName\tValue
+    """
+#: Okay
+# from: issue 30 (a message with a newline before a word, outside any example)
+def warn():
+    """Warn with 'Error\nnot found' on failure.
+
+    >>> warn()
+    """
+#: Okay
+# from: issue 30 (a one-line docstring whose comment line is laid out by \n)
+def call():
+    """>>> call()  # one call\n1\n"""
+#: Okay
+# from: issue 30 (code-generating strings in a docstring's prose)
+def gen():
+    """Writes "x = 1\ni = 0" to the file.
+
+    >>> gen()
+    """
+#: Okay
+# from: issue 30 survey (stamilarity: continuations outside strings join an example's rows of code)
+def similar(sample, distrib):
+    """>>> p = similar([0, 1], distrib={0: .25,\
+                                      1: .75})
+    """

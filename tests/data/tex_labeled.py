@@ -105,6 +105,79 @@ width = '0.8\textwidth'
 #: ESC601:2:20
 # from: plotting scripts (a mathtext symbol after the text)
 plt.ylabel('Angle $\theta$')
+#: ESC601:3:17
+# from: issue 30 (TeX in docstring prose, with no $ and no :math:)
+def grad(f):
+    """Gradient \nabla f of the loss."""
+#: ESC601:3:26
+# from: issue 30 (a Greek letter in a docstring's prose)
+def angle(v):
+    """Returns the angle \theta in radians."""
+#: ESC601:3:24
+# from: issue 30 (a binary operator in prose)
+def cost(n, m):
+    """Cost grows as n \times m."""
+#: ESC601:3:15
+# from: issue 30 (an arrow in prose)
+def mapping():
+    """Maps A \rightarrow B."""
+#: ESC601:3:20
+# from: issue 30 (a font switch in a group)
+def show(name):
+    """Printed as {\tt name}."""
+#: ESC601:7:17
+# from: issue 30 (a math block makes prose two paragraphs below TeX)
+def density(m, v):
+    """Density.
+
+    .. math:: \\rho = m / V
+
+    Zero when v \neq 0.
+    """
+#: ESC601:2:17
+# from: issue 30 (partial escaping: one command doubled, the other single)
+state = '$|\\psi\rangle$'
+#: ESC601:2:21
+# from: issue 30 (partial escaping beside a doubled command)
+expr = "\\mathbf{x} \rtimes y"
+#: ESC601:3:14
+# from: issue 30 (a math role without its backquotes)
+def period():
+    """:math:\tau is the period."""
+#: ESC601:3:19
+# from: issue 30 (the default role, where a project writes math in single backquotes)
+def arrow():
+    """The map `x \rightarrow y`."""
+#: ESC601:2:11 ESC601:2:26
+# from: issue 30 (a TeX-to-text table: one item doubled makes the table TeX)
+GREEK = {'\theta': 'θ', '\rho': 'ρ', '\\sigma': 'σ'}
+#: ESC601:2:20
+# from: issue 30 (a label in a config value: a group command)
+labels = {"r": "r_{\rm eff}"}
+#: ESC601:2:11
+# from: issue 30 (a group command in an expectation label)
+title = '{\rm E}[X]'
+#: ESC601:5:9
+# from: issue 30 (a short name in a docstring that shows $...$ elsewhere)
+def decay(t):
+    """Decay as $e^{-t}$.
+
+    The \nu here is the rate.
+    """
+#: ESC601:2:18
+# from: issue 30 item 7 (a command of the generated list: \arabic)
+fmt = '\\section{\arabic{page}}'
+#: ESC601:3:5
+# from: issue 30 survey re-run (nbconvert's markdown tests: a group command in display math, a line break after it)
+text = """$r$
+$$ {\bf
+b}_{i}^{r}(t)$$"""
+#: ESC601:2:27
+# from: issue 30 survey re-run (simsurvey: a symbol's TeX name appended to a list of LaTeX names)
+param_names_latex.append('\alpha_%i' % k)
+#: ESC601:2:12
+# from: issue 30 (display math between $$ and $$)
+label = '$$\frac{a}{b}$$'
 # --- clean -----------------------------------------------------------------
 #: Okay
 # from: issue 23 (a newline before TeX that is not a command)
@@ -202,3 +275,50 @@ def f(x):
 
     Then\tabulate the result.
     """
+#: Okay
+# from: issue 30 (a newline before a word in a message)
+print('Error\nnot found')
+#: Okay
+# from: issue 30 (a table header with tabs)
+header = '\tName\tValue'
+#: Okay
+# from: issue 30 (code-generating strings: a newline and i)
+code = "x = 1\ni = 0"
+#: Okay
+# from: issue 30 (a file name)
+out = 'results\beta.csv'
+#: Okay
+# from: issue 30 (a short name in a docstring with no other sign)
+def rate():
+    """Rate \nu of decay."""
+#: Okay
+# from: issue 30 (code written in a docstring: a newline and i)
+def gen():
+    """Writes "x = 1\ni = 0" to the file."""
+#: Okay
+# from: issue 30 (a file name in a docstring)
+def save():
+    """Saved to results\beta.csv."""
+#: Okay
+# from: issue 30 (a table of escapes, not of TeX)
+SEPARATORS = {'tab': '\t', 'newline': '\n'}
+#: Okay
+# from: issue 30 (a table of names: no item written as TeX)
+NAMES = ['\theta', 'beta']
+#: Okay
+# from: issue 30 (dollars in a docstring that hold no math)
+def price():
+    """Costs $5 and $6.
+
+    Then \to the shop.
+    """
+#: Okay
+# from: issue 30 (a docstring laid out by \n escapes: a newline before "e.g.")
+def area(r):
+    """Area :math:`\\pi r^2`.\n\ne.g. 3 for 1."""
+#: Okay
+# from: issue 30 survey re-run (a Qt label: a newline before "eg", not \neg)
+lbl = QLabel("(Harmonics can be included\neg 50, 100, 150)")
+#: Okay
+# from: issue 30 (a file name that begins with a command and an underscore)
+path = '\bar_chart.png'
