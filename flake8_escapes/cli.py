@@ -192,7 +192,8 @@ def fixed_bytes(name: str, data: bytes, job: Job) -> tuple[fix.BytesResult | Non
         message = str(error.msg or error)
         if message.startswith(('unknown encoding', 'invalid or missing encoding', 'encoding problem')):
             return None, 2, f'{name}: cannot read: {message}'
-        return None, 0, f'{name}: skipped, does not parse: {message} (line {error.lineno})'
+        where = f' (line {error.lineno})' if error.lineno else ''  # none for a NUL byte (3.11+)
+        return None, 0, f'{name}: skipped, does not parse: {message}{where}'
     except ValueError as error:  # null bytes
         return None, 0, f'{name}: skipped, does not parse: {error}'
     except RecursionError:

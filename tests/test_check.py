@@ -255,6 +255,24 @@ def test_a_file_that_does_not_parse_does_not_stop_the_run(tmp_path):
     assert check(tmp_path, '.')[1] == out[1]  # E999 is on by default, as in flake8
 
 
+NUL_OUT = 'nul.py:1:1: E999 SyntaxError: source code string cannot contain null bytes'
+
+
+def test_a_nul_byte_is_a_syntax_error_on_every_python(tmp_path):
+    """Item 5 of issue 34: on 3.10 ``ast.parse`` raises ValueError on a NUL byte (3.11+: SyntaxError,
+    E999 at 1:1 in flake8); the run stopped there with a traceback and good.py's report was lost."""
+    (tmp_path / 'nul.py').write_bytes(b'x = "\\d"\ny = 1\x00\n')
+    (tmp_path / 'bad.py').write_text(BAD)
+    assert check(tmp_path, 'nul.py', 'bad.py') == (1, [*BAD_OUT, NUL_OUT])
+    assert check(tmp_path, '--select=ESC', 'nul.py', 'bad.py') == (1, BAD_OUT)
+    assert check(tmp_path, '-', stdin='x = "\\d"\x00\n') == (1, [NUL_OUT.replace('nul.py', 'stdin')])
+    if sys.version_info >= (3, 11):  # flake8 itself stops on 3.10 (its AST plugins, pyflakes too)
+        assert flake8(tmp_path, '--select=ESC,E999', 'nul.py', 'bad.py') == (1, [*BAD_OUT, NUL_OUT])
+    code, out, err = escapes(tmp_path, 'fix', 'nul.py', 'bad.py')
+    assert (code, out) == (1, ['bad.py: fixed ESC301, ESC302, ESC303'])
+    assert err == 'nul.py: skipped, does not parse: source code string cannot contain null bytes\n'
+
+
 def test_a_missing_file(tmp_path):
     assert check(tmp_path, 'gone.py') == flake8(tmp_path, 'gone.py')
     assert check(tmp_path, 'gone.py')[1][0].startswith('gone.py:0:1: E902 FileNotFoundError')
