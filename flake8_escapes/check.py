@@ -55,6 +55,8 @@ FIRST_LINES = re.compile(rb'([^\r\n]*(?:\r\n|\r|\n)?)([^\r\n]*(?:\r\n|\r|\n)?)')
 FLAKE8_WORD = re.compile('flake8', re.IGNORECASE)
 #: Set in each process: the parent's, inherited by fork, or re-read from argv.
 _settings: config.Config | None = None
+#: Standard input's bytes, once read (``stdin_bytes``).
+_stdin: bytes | None = None
 
 
 class GitHub(BaseFormatter):
@@ -139,10 +141,19 @@ def read_lines(filename: str) -> list[str] | None:
     """A file's (or standard input's) lines: None where flake8's own reader
     should read the file (it falls back to latin-1)."""
     if filename == '-':
-        data = sys.stdin.buffer.read()
+        data = stdin_bytes()
         return source_lines(data) or io.StringIO(data.decode('latin-1'), newline=None).readlines()
     with os.fdopen(os.open(filename, output.READ_FLAGS), 'rb') as f:
         return source_lines(f.read())
+
+
+def stdin_bytes() -> bytes:
+    """Standard input's bytes, read once per run: ``check - -`` reports them
+    twice, as flake8 does (its ``stdin_get_value`` is cached)."""
+    global _stdin
+    if _stdin is None:
+        _stdin = sys.stdin.buffer.read()
+    return _stdin
 
 
 def _problem(error: Exception) -> tuple[str, int, int, str]:
@@ -260,7 +271,8 @@ def job_count(settings: config.Config, files: list[str]) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
-    global _settings
+    global _settings, _stdin
+    _stdin = None  # read again by a second run in the same process
     argv = config.flake8_argv(args, args.paths)
     if args.format == 'pylint':
         argv.insert(0, '--format=pylint')

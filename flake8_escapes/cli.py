@@ -260,10 +260,11 @@ def run_fix(args: argparse.Namespace) -> int:
                         frozenset(settings.reported(fix.UNSAFE, where)), args.diff, settings.regex_functions))
     status = 0
     unsafe_left: list[str] = []
+    filtering = '-' in paths  # standard output holds the fixed source: every message on stderr
     for outcome in outcomes(jobs, check.job_count(settings, [job.path for job in jobs])):
         status = max(status, outcome.status)
         for on_stderr, line in outcome.printed:
-            say(line, sys.stderr if on_stderr else sys.stdout)
+            say(line, sys.stderr if on_stderr or filtering else sys.stdout)
         if outcome.diff:
             output.write_bytes(outcome.diff)
         unsafe_left.extend(outcome.unsafe_left)

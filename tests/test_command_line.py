@@ -349,3 +349,26 @@ def test_the_line_for_line_claim_has_its_qualifier():
     sentence = README[README.index('prints what `flake8 --select=ESC` prints'):][:400]
     assert '`E999`' in sentence and '`E902`' in sentence and 'virtual' in sentence
     assert '## Reporting a bug' in README
+
+
+# -- issue 34: the command line under attack, round four ---------------------------------------
+
+def test_fix_standard_input_with_a_file_keeps_standard_output_for_the_source(tmp_path):
+    """Item 7: ``fix - a.py`` wrote ``a.py: fixed ...`` into the fixed source on standard output."""
+    (tmp_path / 'a.py').write_text(BAD)
+    code, out, err = run(tmp_path, 'fix', '-', 'a.py', stdin=BAD.encode())
+    assert code == 1
+    assert out == fix.fix_bytes(BAD.encode(), set(fix.SAFE)).data.decode()
+    assert err == 'a.py: fixed ESC301, ESC302, ESC303\n'
+    assert (tmp_path / 'a.py').read_text() == out
+
+
+def test_standard_input_named_twice_is_reported_twice_as_flake8_does(tmp_path):
+    """Item 14: flake8 reads standard input once and checks it for each ``-``; check read it
+    again for the second one, found it empty and printed its reports once."""
+    (tmp_path / 'bad.py').write_text(BAD)
+    stdin = BAD.replace('\\d', '\\w')
+    expected = flake8(tmp_path, '--select=ESC', '-', 'bad.py', '-', stdin=stdin)
+    assert len(expected[1]) == 9  # three reports for each of the three names
+    assert run(tmp_path, 'check', '-', 'bad.py', '-', stdin=stdin.encode())[:2] == (
+        expected[0], ''.join(line + '\n' for line in expected[1]))
