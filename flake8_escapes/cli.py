@@ -371,10 +371,14 @@ def source_url() -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = parser().parse_args(argv)
-    if args.command == 'check':
-        return check.run(args)
-    if args.command == 'fix':
-        return run_fix(args)
+    try:
+        if args.command == 'check':
+            return check.run(args)
+        if args.command == 'fix':
+            return run_fix(args)
+    except config.Unusable as error:  # bad usage, in the config file: as argparse's errors
+        say(f'flake8-escapes {args.command}: error: {error}', sys.stderr)
+        return 2
     return run_explain(args)
 
 

@@ -5,6 +5,7 @@ Every test runs the real programs in subprocesses and compares ``check`` with
 """
 from __future__ import annotations
 
+import functools
 import json
 import os
 import re
@@ -358,6 +359,93 @@ def test_a_bad_value_in_the_config_stops_both(tmp_path):
         proc = subprocess.run([sys.executable, '-m', *program.split(), 'bad.py'], cwd=tmp_path,
                               capture_output=True, text=True, timeout=300)
         assert proc.returncode == 2 and 'is not NAME:PATTERN_POS' in proc.stderr, program
+
+
+def typed_options() -> dict[str, str]:
+    """Every option of flake8 and its installed plugins whose config value flake8 converts
+    (int, count, a boolean flag, a type of its own), with a value it refuses."""
+    import configparser
+    from flake8.main.options import register_default_options, stage1_arg_parser
+    from flake8.options.manager import OptionManager
+    from flake8.plugins import finder
+    empty = configparser.RawConfigParser()
+    plugin_options = finder.parse_plugin_options(empty, '.', enable_extensions=None, require_plugins=None)
+    plugins = finder.load_plugins(finder.find_plugins(empty, plugin_options), plugin_options)
+    manager = OptionManager(version='', plugin_versions='', parents=[stage1_arg_parser()],
+                            formatter_names=list(plugins.reporters))
+    register_default_options(manager)
+    manager.register_plugins(plugins)
+    bad = {}
+    for option in manager.options:
+        name = option.long_option_name.lstrip('-')
+        if not option.parse_from_config:
+            continue
+        if option.type is int or option.action == 'count':
+            bad[name] = 'abc'
+        elif option.action in ('store_true', 'store_false'):
+            bad[name] = 'maybe'
+        elif callable(option.type) and not isinstance(option.type, functools.partial):
+            bad[name] = 'f:x'  # neither a job count nor NAME:PATTERN_POS
+    bad['ignore'] = bad['extend-ignore'] = 'E1,$$'  # not a code (flake8 checks these two)
+    return bad
+
+
+def test_every_bad_value_in_the_config_is_one_line_and_exit_2(tmp_path, monkeypatch, capsys):
+    """Item 6 of issue 34: ``max-line-length = abc`` (flake8's ValueError), ``jobs = x`` (flake8's
+    argparse: ``usage: flake8``), ``count = maybe``...: a traceback and exit 1 ("files were
+    changed", for fix), or flake8's usage line. Now one line naming the file and the option, exit 2."""
+    from flake8_escapes import cli
+    bad = typed_options()
+    assert {'max-line-length', 'max-doc-length', 'indent-size', 'jobs', 'count', 'quiet',
+            'escapes-regex-functions', 'max-complexity', 'ignore'} <= set(bad)
+    write(tmp_path, {'bad.py': BAD})
+    monkeypatch.chdir(tmp_path)
+    for name, value in bad.items():
+        for config_file in ('tox.ini', 'extra.cfg'):
+            (tmp_path / config_file).write_text(f'[flake8]\nselect = ESC\n{name} = {value}\n')
+            args = ['--append-config=extra.cfg'] * (config_file == 'extra.cfg') + ['bad.py']
+            for command in ('check', 'fix'):
+                assert cli.main([command, *args]) == 2, (name, command)
+                out, err = capsys.readouterr()
+                assert out == '' and err.startswith(f'flake8-escapes {command}: error: {config_file}: '
+                                                    f'[flake8] {name}: '), (name, err)
+                assert len(err.splitlines()) == 1, err
+            os.remove(tmp_path / config_file)
+    assert (tmp_path / 'bad.py').read_text() == BAD
+
+
+@pytest.mark.parametrize('text, says', [
+    ('[flake8]\nselect = ESC\nselect = E\n', "setup.cfg, line 3: option 'select' of [flake8] given again"),
+    ('[flake8]\nselect = ESC\n[flake8]\n', 'setup.cfg, line 3: section [flake8] given again'),
+    ('[flake8]\nmax-line-length = abc\n', "setup.cfg: [flake8] max-line-length: invalid literal for int()"),
+    ('[flake8]\njobs = x\n', "setup.cfg: [flake8] jobs: 'x' must be 'auto' or an integer"),
+])
+@pytest.mark.parametrize('command', ['check', 'fix'])
+def test_a_config_file_that_does_not_read(tmp_path, text, says, command):
+    """Item 6 of issue 34, as a user meets it: no traceback, exit 2 (not fix's 1, "files were
+    changed"), one line with the program's own name (item 14: not ``usage: flake8``)."""
+    write(tmp_path, {'bad.py': BAD, 'setup.cfg': text})
+    code, out, err = escapes(tmp_path, command, 'bad.py')
+    assert (code, out) == (2, [])
+    assert err.startswith(f'flake8-escapes {command}: error: {says}') and len(err.splitlines()) == 1, err
+    assert 'flake8:' not in err and 'usage' not in err
+
+
+@pytest.mark.parametrize('text, says', [
+    ('junk\n[flake8]\n', 'bad.cfg, line 1: text before the first [section]'),
+    ('[flake8]\nselect = ESC\nnot a line\n', 'bad.cfg, line 3: neither "name = value" nor a [section]'),
+    ('[flake8]\n# \xff\n', "bad.cfg: not UTF-8 ('utf-8' codec can't decode byte 0xff"),
+])
+def test_a_config_file_named_that_does_not_read(tmp_path, text, says):
+    """flake8 skips a found config file that does not parse, and reads one named by --config or
+    --append-config: that one's error was a traceback."""
+    write(tmp_path, {'bad.py': BAD})
+    (tmp_path / 'bad.cfg').write_bytes(text.encode('latin-1'))
+    for option in ('--config=bad.cfg', '--append-config=bad.cfg'):
+        code, out, err = escapes(tmp_path, 'check', option, 'bad.py')
+        assert (code, out) == (2, []) and err.startswith(f'flake8-escapes check: error: {says}'), err
+    (tmp_path / 'setup.cfg').write_bytes(text.encode('latin-1'))  # found, not named: skipped, as flake8 does
+    assert check(tmp_path, 'bad.py') == flake8(tmp_path, '--select=ESC', 'bad.py') == (1, BAD_OUT)
 
 
 # -- files read without the AST (source.lexed_literals, checks.may_report) ----------------------
