@@ -186,10 +186,36 @@ def test_prefixes_in_the_config_file(tmp_path):
 # -- check against flake8 --------------------------------------------------------------------------
 
 def pycodestyle_stops_flake8(cwd, path) -> bool:
-    """pycodestyle's W605 raises IndexError on ``f"\\{x}"`` on 3.12 and 3.13 (README), and flake8 stops."""
+    """pycodestyle's W605 raises IndexError on ``f"\\{x}"`` from 3.12 (README), and flake8 stops."""
     proc = subprocess.run([sys.executable, '-m', 'flake8', '--isolated', path], cwd=cwd,
                           capture_output=True, text=True, timeout=300)
     return 'IndexError' in proc.stderr and 'pycodestyle' in proc.stderr
+
+
+#: The lines on which pycodestyle stops flake8, and the first Python where it does (README, ESC301's
+#: known limits and check's section).
+PYCODESTYLE_STOPS = [
+    ('f"C:\\reports\\{year}\\summary.xlsx"', (3, 12)),
+    ("t'C:\\temp\\{x}'", (3, 14)),
+]
+
+
+@pytest.mark.parametrize('literal, since', PYCODESTYLE_STOPS)
+def test_the_pythons_where_pycodestyle_stops_flake8_are_the_readmes(tmp_path, literal, since):
+    """Item 14 of issue 34: the README named 3.12 and 3.13 only, and no t-string, while 3.14 and 3.15
+    stop on both. Checked on the running Python: flake8 stops there exactly from the Python named."""
+    from test_docs import README
+    known_limits = ' '.join(README[README.index('**Known limits.** `f"\\{x}"`'):][:600].split())
+    named = {(3, 12): 'from Python 3.12 (3.12 to 3.15 in our runs)', (3, 14): "from 3.14 on a t-string's too"}
+    assert named[since] in known_limits and ("`t'C:\\temp\\{x}'`" in known_limits)
+    check_section = README[README.index('From Python 3.12, pycodestyle stops'):][:300]
+    assert f'`{literal}`' in ' '.join(check_section.split())
+    if sys.version_info < since and literal.startswith('t'):
+        return  # not Python before 3.14
+    (tmp_path / 'x.py').write_text(f'year = x = 2024\ny = {literal}\n')
+    assert pycodestyle_stops_flake8(tmp_path, 'x.py') == (sys.version_info >= since)
+    code, out = check(tmp_path, 'x.py')  # check has no pycodestyle in it: it reports the line
+    assert code == 1 and out and all(line.startswith('x.py:2:') for line in out)
 
 
 def test_test_data_line_for_line():
