@@ -8,8 +8,11 @@ them, and every report goes through flake8's ``StyleGuideManager`` (select,
 ignore, per-file-ignores, ``# noqa``) and a flake8 formatter.  So the output
 is ``flake8 --select=ESC``'s, line for line, without pycodestyle, pyflakes,
 mccabe or the logical-line builder; except that without ``--select`` a file
-that does not parse or tokenize gets flake8's E999 or E902 line, and virtual
-environments are skipped.
+that does not parse or tokenize gets flake8's E999 or E902 line, virtual
+environments are skipped, and a coding cookie on a line ended by a lone CR is
+honoured as CPython honours it (flake8's reader sees one long line, misses
+the cookie and falls back to latin-1: its columns after a non-ASCII
+character are CPython's plus the extra bytes; ``source_lines``).
 
 A file that does not parse gets flake8's ``E999`` line (when E999 would be
 shown) and the run goes on.  The tokens are the plugin's (``source.tokens_for``:

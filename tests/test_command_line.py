@@ -307,6 +307,32 @@ def test_a_lone_cr_file_with_a_cookie_is_read_as_cpython_reads_it(tmp_path):
     assert fix.fix_bytes(LONE_CR, set(fix.SAFE)).data == LONE_CR.replace(b'"\x82', b'r"\x82')
 
 
+#: A lone-CR file with a gb18030 cookie on its first line (item 11 of issue 34): '中' is two bytes.
+GB18030 = '# -*- coding: gb18030 -*-\rx = "中\\d中\\w"\r'.encode('gb18030')
+
+
+def test_a_lone_cr_cookie_flake8_misses_is_a_documented_difference(tmp_path):
+    """Item 11 of issue 34: CPython ends the cookie's line at the lone CR and reads the file as
+    gb18030 ('中' one character: backslashes at columns 7 and 10 of line 2); flake8's reader sees one
+    long line, finds no cookie and falls back to latin-1 (two characters: 8 and 12). check keeps
+    CPython's columns, and the README says so where check's promise is stated."""
+    import warnings
+    from test_docs import README
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter('always')
+        compile(GB18030, 'g.py', 'exec')
+    assert [warning.lineno for warning in caught] == [2]  # CPython reads the cookie, '\d' on line 2
+    row = GB18030.decode('gb18030').split('\r')[1]
+    assert [col + 1 for col, char in enumerate(row) if char == '\\'] == [7, 10]
+    (tmp_path / 'g.py').write_bytes(GB18030)
+    code, out, _ = run(tmp_path, 'check', 'g.py')
+    assert [line.split(' ')[0] for line in out.splitlines()] == ['g.py:2:7:', 'g.py:2:10:']
+    _, flake8_out = flake8(tmp_path, '--select=ESC', 'g.py')
+    assert [line.split(' ')[0] for line in flake8_out] == ['g.py:2:8:', 'g.py:2:12:']
+    promise = ' '.join(README[README.index('prints what `flake8 --select=ESC` prints'):][:800].split())
+    assert 'a file whose coding cookie ends with a lone CR' in promise and 'latin-1' in promise
+
+
 # -- issue 25, item 5: docs a user can trust ------------------------------------------------------------
 
 @pytest.mark.parametrize('columns', ['200', '80'])
