@@ -10,9 +10,10 @@ is ``flake8 --select=ESC``'s, line for line, without pycodestyle, pyflakes,
 mccabe or the logical-line builder; except that without ``--select`` a file
 that does not parse or tokenize gets flake8's E999 or E902 line, virtual
 environments are skipped, and a coding cookie on a line ended by a lone CR is
-honoured as CPython honours it (flake8's reader sees one long line, misses
-the cookie and falls back to latin-1: its columns after a non-ASCII
-character are CPython's plus the extra bytes; ``source_lines``).
+honoured as CPython honours it (flake8's reader sees one long line; before
+3.14 tokenize decodes it as UTF-8 to find the cookie, fails, and flake8 falls
+back to latin-1: its columns after a non-ASCII character are CPython's plus
+the extra bytes; ``source_lines``).
 
 A file that does not parse gets flake8's ``E999`` line (when E999 would be
 shown) and the run goes on.  The tokens are the plugin's (``source.tokens_for``:
