@@ -221,7 +221,7 @@ def _file_results(filename: str) -> tuple[str, list[Result]]:
                                   report.rule.message.format(**report.fields)))
     except (SyntaxError, tokenize.TokenError, SystemError) as error:
         found = [_problem(error)]
-    return name, [(*item, noqa_line(processor, item[1])) for item in found]
+    return name, with_noqa_lines(found, lines, text, settings.options.show_source)
 
 
 def parsed(text: str) -> ast.Module:
@@ -246,14 +246,29 @@ def may_report(lines: list[str], rows: list[int]) -> bool:
     return lexed is None or checks.may_report(lexed, lines)
 
 
-def noqa_line(processor: FileProcessor, line: int) -> str | None:
-    """The line(s) whose ``# noqa`` covers ``line``, as flake8 gives them; None where the
-    tokenizer fails (flake8 maps nothing then), SystemError included (item 13 of issue 24)."""
+def with_noqa_lines(found: list[tuple[str, int, int, str]], lines: list[str], text: str,
+                    show_source: bool) -> list[Result]:
+    """Each report with the line(s) flake8 searches for its ``# noqa`` and shows with
+    ``--show-source`` (``noqa_lines``); where neither can matter (no ``noqa`` in the file,
+    no source shown), the report's own row, without tokenizing the file."""
+    if found and (show_source or 'noqa' in text.lower()):
+        noqa = noqa_lines(lines)
+        return [(*item, noqa.get(item[1])) for item in found]
+    return [(*item, lines[item[1] - 1] if 0 < item[1] <= len(lines) else None) for item in found]
+
+
+def noqa_lines(lines: list[str]) -> dict[int, str]:
+    """The line(s) whose ``# noqa`` covers each line, as flake8's ``noqa_line_for`` gives
+    them, from tokens read one at a time (``source.token_stream``: flake8's ``file_tokens``,
+    kept whole, took memory quadratic in a long row on CPython 3.12.0-3.12.3, issue 34);
+    none where the tokenizer fails (flake8 maps nothing then), SystemError included (item
+    13 of issue 24)."""
     try:
-        found: str | None = processor.noqa_line_for(line)
-        return found
-    except SystemError:
-        return None
+        with warnings.catch_warnings():
+            warnings.simplefilter('ignore')  # 3.12+'s tokenizer warns about the escapes
+            return source.noqa_lines(source.token_stream(lines), lines)
+    except (tokenize.TokenError, SyntaxError, SystemError):
+        return {}
 
 
 def regular(path: str) -> bool:

@@ -46,7 +46,7 @@ import warnings
 from bisect import bisect_left, bisect_right
 from itertools import accumulate, compress, count, repeat
 from operator import attrgetter, contains
-from typing import Iterable, cast
+from typing import Iterable, Iterator, cast
 
 from flake8_escapes import doctests, escapes, paths, tex
 from flake8_escapes.literals import START, Position, Positions, char_col
@@ -446,18 +446,17 @@ def span_tokens(
 def _alone_tokens(lines: list[str], first: int, last: int) -> list[tokenize.TokenInfo] | None:
     """The tokens of rows ``first`` to ``last`` tokenized alone, at their rows
     in the file; None when they do not tokenize alone."""
-    try:
-        part = file_tokens(lines[first - 1:last])
-    except (tokenize.TokenError, SyntaxError):
-        return None
     shift = first - 1
     make = TokenInfo._make  # in C, unlike TokenInfo(...)
     found = []
-    for kind, text, (row, col), (end_row, end_col), line in part:
-        if kind == ERRORTOKEN:
-            return None
-        if row + shift <= last:  # not the DEDENTs and ENDMARKER after the statement
-            found.append(make((kind, text, (row + shift, col), (end_row + shift, end_col), line)))
+    try:
+        for kind, text, (row, col), (end_row, end_col), line in token_stream(lines[first - 1:last]):
+            if kind == ERRORTOKEN:
+                return None
+            if row + shift <= last:  # not the DEDENTs and ENDMARKER after the statement
+                found.append(make((kind, text, (row + shift, col), (end_row + shift, end_col), line)))
+    except (tokenize.TokenError, SyntaxError):
+        return None
     return found
 
 
@@ -786,8 +785,38 @@ def _fields_close(text: str, begin: int, end: int) -> bool:
     return depth == 0
 
 
-def file_tokens(lines: Iterable[str]) -> list[tokenize.TokenInfo]:
-    """The tokens of ``lines``, exactly as flake8's ``FileProcessor.file_tokens``
-    makes them (so a tokenize error is the one flake8 would report)."""
+def file_tokens(lines: list[str]) -> list[tokenize.TokenInfo]:
+    """The tokens of ``lines``, as flake8's ``FileProcessor.file_tokens``
+    makes them (so a tokenize error is the one flake8 would report), each
+    holding its first row's own string as its line (``token_stream``)."""
+    return list(token_stream(lines))
+
+
+def token_stream(lines: list[str]) -> Iterator[tokenize.TokenInfo]:
+    """The tokens of ``lines`` one at a time, each holding the string of
+    ``lines`` where it starts as its ``line`` (nothing here reads it).
+    CPython 3.12.0 to 3.12.3 copy the whole line into every token (fixed by
+    https://github.com/python/cpython/issues/119118): kept, the tokens of
+    one long row of literals took memory quadratic in its length."""
     line_iter = iter(lines)
-    return list(tokenize.generate_tokens(lambda: next(line_iter)))
+    make = TokenInfo._make  # in C, unlike TokenInfo(...)
+    last = len(lines)
+    for kind, text, start, end, _ in tokenize.generate_tokens(lambda: next(line_iter)):
+        yield make((kind, text, start, end, lines[start[0] - 1] if start[0] <= last else ''))
+
+
+def noqa_lines(tokens: Iterable[tokenize.TokenInfo], lines: list[str]) -> dict[int, str]:
+    """flake8's ``FileProcessor._noqa_line_mapping``: each line maps to the
+    text of the physical lines its logical line spans (so a multi-line
+    string's ``noqa`` may stand on its last line)."""
+    mapping: dict[int, str] = {}
+    low, high = len(lines) + 2, -1
+    for kind, _, (start, _), (end, _), _ in tokens:
+        if kind in (tokenize.ENDMARKER, tokenize.DEDENT):
+            continue
+        low, high = min(low, start), max(high, end)
+        if kind in (tokenize.NL, tokenize.NEWLINE):
+            joined = ''.join(lines[low - 1:high])
+            mapping.update(dict.fromkeys(range(low, high + 1), joined))
+            low, high = len(lines) + 2, -1
+    return mapping

@@ -27,7 +27,7 @@ MAY_IMPORT: dict[str, set[str]] = {
     'source': {'escapes', 'literals', 'names', 'paths', 'tex', 'doctests'},
     'checks': {'apis', 'invalid', 'literals', 'paths', 'regex', 'roles', 'rules', 'tex', 'doctests'},
     'fix.files': set(),
-    'fix.plan': {'apis', 'checks', 'escapes', 'invalid', 'literals', 'rules', 'fix.files'},
+    'fix.plan': {'apis', 'checks', 'escapes', 'invalid', 'literals', 'rules', 'source', 'fix.files'},
     'fix.proof': {'roles', 'rules', 'fix', 'fix.plan', 'fix.files'},
     'fix': {'apis', 'fix', 'fix.plan', 'fix.proof', 'fix.files', 'checks', 'literals', 'rules'},
     'plugin': {'', 'apis', 'checks', 'source'},
