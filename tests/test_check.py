@@ -265,6 +265,18 @@ def test_noqa_as_flake8(tmp_path):
     assert check(tmp_path, '.') == out
 
 
+def test_noqa_and_show_source_as_flake8_on_multi_line_statements(tmp_path):
+    """check builds flake8's noqa lines itself (issue 34 item 8: flake8's ``file_tokens`` kept a copy
+    of the row in each token on 3.12.0-3.12.3), and only when they matter: --show-source, a noqa."""
+    src = ('x = ("\\d",\n     "\\w")  # noqa: ESC301\ny = """\n\\q\n"""\nz = f"{1}\\s"; w = "\\e"\n'
+           'v = ("\\d"\n     )\n')
+    write(tmp_path, {'a.py': src, 'b.py': src.replace('# noqa: ESC301', '')})
+    for args in (['--show-source'], [], ['--show-source', '--jobs=2']):
+        expected = flake8(tmp_path, '--isolated', '--select=ESC', *args, 'a.py', 'b.py')
+        assert expected[0] == 1 and len(expected[1]) > 5
+        assert check(tmp_path, '--isolated', *args, 'a.py', 'b.py') == expected, args
+
+
 def test_stdin(tmp_path):
     args = ('--stdin-display-name=bad.py', '-')
     assert check(tmp_path, *args, stdin=BAD) == (1, BAD_OUT)
