@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import ast
 import re
+import sys
 import tokenize
 import warnings
 from bisect import bisect_left, bisect_right
@@ -52,6 +53,10 @@ from flake8_escapes import doctests, escapes, paths, tex
 from flake8_escapes.literals import START, Position, Positions, char_col
 from flake8_escapes.names import statement_parts
 
+#: CPython 3.12.0 to 3.12.3 copy the whole line into every token (3.12.4 caches it:
+#: https://github.com/python/cpython/issues/119118): kept, the tokens of one long row of
+#: literals took memory quadratic in its length (a 50 KB row: 850 MB in ``check``, issue 34).
+TOKENS_COPY_THE_LINE = (3, 12) <= sys.version_info < (3, 12, 4)
 #: Nodes whose tokens are literals; a row strictly inside one may be inside a string token.
 STRING_NODES = tuple(
     getattr(ast, name) for name in ('Constant', 'JoinedStr', 'TemplateStr') if hasattr(ast, name))
@@ -787,21 +792,25 @@ def _fields_close(text: str, begin: int, end: int) -> bool:
 
 def file_tokens(lines: list[str]) -> list[tokenize.TokenInfo]:
     """The tokens of ``lines``, as flake8's ``FileProcessor.file_tokens``
-    makes them (so a tokenize error is the one flake8 would report), each
-    holding its first row's own string as its line (``token_stream``)."""
+    makes them (so a tokenize error is the one flake8 would report), those
+    of a row sharing one string as their line (``token_stream``)."""
     return list(token_stream(lines))
 
 
 def token_stream(lines: list[str]) -> Iterator[tokenize.TokenInfo]:
-    """The tokens of ``lines`` one at a time, each holding the string of
-    ``lines`` where it starts as its ``line`` (nothing here reads it).
-    CPython 3.12.0 to 3.12.3 copy the whole line into every token (fixed by
-    https://github.com/python/cpython/issues/119118): kept, the tokens of
-    one long row of literals took memory quadratic in its length."""
+    """The tokens of ``lines`` one at a time; those of one row share one
+    string as their ``line`` (``TOKENS_COPY_THE_LINE``)."""
     line_iter = iter(lines)
+    tokens = tokenize.generate_tokens(lambda: next(line_iter))
+    return _shared_lines(tokens, lines) if TOKENS_COPY_THE_LINE else tokens
+
+
+def _shared_lines(tokens: Iterator[tokenize.TokenInfo], lines: list[str]) -> Iterator[tokenize.TokenInfo]:
+    """``tokens``, each holding the string of ``lines`` where it starts as its
+    ``line`` (nothing here reads a token's line)."""
     make = TokenInfo._make  # in C, unlike TokenInfo(...)
     last = len(lines)
-    for kind, text, start, end, _ in tokenize.generate_tokens(lambda: next(line_iter)):
+    for kind, text, start, end, _ in tokens:
         yield make((kind, text, start, end, lines[start[0] - 1] if start[0] <= last else ''))
 
 

@@ -86,7 +86,7 @@ def silenced(code: str, line: str | None) -> bool:
 # Which reports --------------------------------------------------------------
 
 def tokens_of(lines: list[str]) -> list[tokenize.TokenInfo]:
-    """The tokens of the whole text (each holding its row's own string: ``source.token_stream``)."""
+    """The tokens of the whole text (one string per row for their lines: ``source.token_stream``)."""
     with warnings.catch_warnings():  # 3.12+'s tokenizer warns about '\{' as the compiler does
         warnings.simplefilter('ignore')
         return source.file_tokens(lines)
