@@ -8,8 +8,12 @@ them, and every report goes through flake8's ``StyleGuideManager`` (select,
 ignore, per-file-ignores, ``# noqa``) and a flake8 formatter.  So the output
 is ``flake8 --select=ESC``'s, line for line, without pycodestyle, pyflakes,
 mccabe or the logical-line builder; except that without ``--select`` a file
-that does not parse or tokenize gets flake8's E999 or E902 line, and virtual
-environments are skipped.
+that does not parse or tokenize gets flake8's E999 or E902 line, virtual
+environments are skipped, and a coding cookie on a line ended by a lone CR is
+honoured as CPython honours it (flake8's reader sees one long line; before
+3.14 tokenize decodes it as UTF-8 to find the cookie, fails, and flake8 falls
+back to latin-1: its columns after a non-ASCII character are CPython's plus
+the extra bytes; ``source_lines``).
 
 A file that does not parse gets flake8's ``E999`` line (when E999 would be
 shown) and the run goes on.  The tokens are the plugin's (``source.tokens_for``:
@@ -55,6 +59,8 @@ FIRST_LINES = re.compile(rb'([^\r\n]*(?:\r\n|\r|\n)?)([^\r\n]*(?:\r\n|\r|\n)?)')
 FLAKE8_WORD = re.compile('flake8', re.IGNORECASE)
 #: Set in each process: the parent's, inherited by fork, or re-read from argv.
 _settings: config.Config | None = None
+#: Standard input's bytes, once read (``stdin_bytes``).
+_stdin: bytes | None = None
 
 
 class GitHub(BaseFormatter):
@@ -139,10 +145,19 @@ def read_lines(filename: str) -> list[str] | None:
     """A file's (or standard input's) lines: None where flake8's own reader
     should read the file (it falls back to latin-1)."""
     if filename == '-':
-        data = sys.stdin.buffer.read()
+        data = stdin_bytes()
         return source_lines(data) or io.StringIO(data.decode('latin-1'), newline=None).readlines()
     with os.fdopen(os.open(filename, output.READ_FLAGS), 'rb') as f:
         return source_lines(f.read())
+
+
+def stdin_bytes() -> bytes:
+    """Standard input's bytes, read once per run: ``check - -`` reports them
+    twice, as flake8 does (its ``stdin_get_value`` is cached)."""
+    global _stdin
+    if _stdin is None:
+        _stdin = sys.stdin.buffer.read()
+    return _stdin
 
 
 def _problem(error: Exception) -> tuple[str, int, int, str]:
@@ -198,7 +213,7 @@ def _file_results(filename: str) -> tuple[str, list[Result]]:
     try:
         with warnings.catch_warnings():
             warnings.simplefilter('ignore')  # the compiler's own escape warnings
-            tree = ast.parse(text)
+            tree = parsed(text)
             tokens = source.tokens_for(tree, lines) if escapes else []
             if tokens:
                 for report in checks.all_reports(tree, tokens, lines, settings.regex_functions):
@@ -208,7 +223,17 @@ def _file_results(filename: str) -> tuple[str, list[Result]]:
         found = [_problem(error)]
         if escapes and isinstance(error, (SyntaxError, UnicodeDecodeError)):
             found += text_results(name, lines, error)
-    return name, [(*item, noqa_line(processor, item[1])) for item in found]
+    return name, with_noqa_lines(found, lines, text, settings.options.show_source)
+
+
+def parsed(text: str) -> ast.Module:
+    """``ast.parse``, with a NUL byte a SyntaxError on every Python: 3.11+ raises
+    ``SyntaxError: source code string cannot contain null bytes`` (E999 at 1:1 in
+    flake8), 3.10 a ValueError that stopped the run (and stops flake8 there)."""
+    try:
+        return ast.parse(text)
+    except ValueError as error:
+        raise SyntaxError(str(error)) from None
 
 
 def text_results(
@@ -245,14 +270,29 @@ def may_report(lines: list[str], rows: list[int]) -> bool:
     return lexed is None or checks.may_report(lexed, lines)
 
 
-def noqa_line(processor: FileProcessor, line: int) -> str | None:
-    """The line(s) whose ``# noqa`` covers ``line``, as flake8 gives them; None where the
-    tokenizer fails (flake8 maps nothing then), SystemError included (item 13 of issue 24)."""
+def with_noqa_lines(found: list[tuple[str, int, int, str]], lines: list[str], text: str,
+                    show_source: bool) -> list[Result]:
+    """Each report with the line(s) flake8 searches for its ``# noqa`` and shows with
+    ``--show-source`` (``noqa_lines``); where neither can matter (no ``noqa`` in the file,
+    no source shown), the report's own row, without tokenizing the file."""
+    if found and (show_source or 'noqa' in text.lower()):
+        noqa = noqa_lines(lines)
+        return [(*item, noqa.get(item[1])) for item in found]
+    return [(*item, lines[item[1] - 1] if 0 < item[1] <= len(lines) else None) for item in found]
+
+
+def noqa_lines(lines: list[str]) -> dict[int, str]:
+    """The line(s) whose ``# noqa`` covers each line, as flake8's ``noqa_line_for`` gives
+    them, from tokens read one at a time (``source.token_stream``: flake8's ``file_tokens``,
+    kept whole, took memory quadratic in a long row on CPython 3.12.0-3.12.3, issue 34);
+    none where the tokenizer fails (flake8 maps nothing then), SystemError included (item
+    13 of issue 24)."""
     try:
-        found: str | None = processor.noqa_line_for(line)
-        return found
-    except SystemError:
-        return None
+        with warnings.catch_warnings():
+            warnings.simplefilter('ignore')  # 3.12+'s tokenizer warns about the escapes
+            return source.noqa_lines(source.token_stream(lines), lines)
+    except (tokenize.TokenError, SyntaxError, SystemError):
+        return {}
 
 
 def regular(path: str) -> bool:
@@ -274,7 +314,8 @@ def job_count(settings: config.Config, files: list[str]) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
-    global _settings
+    global _settings, _stdin
+    _stdin = None  # read again by a second run in the same process
     argv = config.flake8_argv(args, args.paths)
     if args.format == 'pylint':
         argv.insert(0, '--format=pylint')

@@ -198,7 +198,8 @@ def fixed_bytes(name: str, data: bytes, job: Job) -> tuple[fix.BytesResult | Non
         message = str(error.msg or error)
         if message.startswith(('unknown encoding', 'invalid or missing encoding', 'encoding problem')):
             return None, 2, f'{name}: cannot read: {message}'
-        return None, 0, f'{name}: skipped, does not parse: {message} (line {error.lineno})'
+        where = f' (line {error.lineno})' if error.lineno else ''  # none for a NUL byte (3.11+)
+        return None, 0, f'{name}: skipped, does not parse: {message}{where}'
     except ValueError as error:  # null bytes
         return None, 0, f'{name}: skipped, does not parse: {error}'
     except RecursionError:
@@ -265,10 +266,11 @@ def run_fix(args: argparse.Namespace) -> int:
                         frozenset(settings.reported(fix.UNSAFE, where)), args.diff, settings.regex_functions))
     status = 0
     unsafe_left: list[str] = []
+    filtering = '-' in paths  # standard output holds the fixed source: every message on stderr
     for outcome in outcomes(jobs, check.job_count(settings, [job.path for job in jobs])):
         status = max(status, outcome.status)
         for on_stderr, line in outcome.printed:
-            say(line, sys.stderr if on_stderr else sys.stdout)
+            say(line, sys.stderr if on_stderr or filtering else sys.stdout)
         if outcome.diff:
             output.write_bytes(outcome.diff)
         unsafe_left.extend(outcome.unsafe_left)
@@ -375,10 +377,14 @@ def source_url() -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = parser().parse_args(argv)
-    if args.command == 'check':
-        return check.run(args)
-    if args.command == 'fix':
-        return run_fix(args)
+    try:
+        if args.command == 'check':
+            return check.run(args)
+        if args.command == 'fix':
+            return run_fix(args)
+    except config.Unusable as error:  # bad usage, in the config file: as argparse's errors
+        say(f'flake8-escapes {args.command}: error: {error}', sys.stderr)
+        return 2
     return run_explain(args)
 
 

@@ -17,18 +17,24 @@ Symlinked folders are not followed, as in flake8 (``os.walk``'s default).
 from __future__ import annotations
 
 import argparse
+import configparser
+import contextlib
 import logging
 import os
-import sys
+import re
 import textwrap
-from typing import Any, Iterable, Iterator, Sequence
+from typing import Any, Callable, Iterable, Iterator, NoReturn, Sequence
 
+import flake8
 from flake8 import utils
 from flake8.exceptions import Flake8Exception
 from flake8.formatting.base import BaseFormatter
-from flake8.main.options import JobsArgument
+from flake8.main.options import JobsArgument, register_default_options, stage1_arg_parser
+from flake8.options import config as flake8_config
+from flake8.options.aggregator import aggregate_options
+from flake8.options.manager import OptionManager
 from flake8.options.parse_args import parse_args
-from flake8.plugins import reporter
+from flake8.plugins import finder, reporter
 from flake8.style_guide import Decision, Ignored, StyleGuideManager
 
 from flake8_escapes import apis
@@ -89,6 +95,143 @@ def flake8_argv(args: argparse.Namespace, paths: Sequence[str]) -> list[str]:
     return argv + ['--', *paths]
 
 
+class Unusable(Exception):
+    """A configuration (file or command line) flake8 refuses: one line naming the file and the
+    option where it can be found; the commands print it as their usage error and exit 2."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(' '.join(message.split()))
+
+
+class Refused(Exception):
+    """flake8's argument parser refused a value: raised where its ``error`` would print
+    ``usage: flake8`` and exit (a config file's value is converted by the option's type)."""
+
+
+@contextlib.contextmanager
+def refusals_raised() -> Iterator[None]:
+    """argparse's ``error`` raises ``Refused`` meanwhile (flake8's parser is made inside
+    ``parse_args``, out of reach: the class's method is swapped, and put back)."""
+    def refuse(parser: argparse.ArgumentParser, message: str) -> NoReturn:
+        raise Refused(message)
+    error = argparse.ArgumentParser.error
+    setattr(argparse.ArgumentParser, 'error', refuse)
+    try:
+        yield
+    finally:
+        setattr(argparse.ArgumentParser, 'error', error)
+
+
+def parsed(argv: list[str]) -> tuple[finder.Plugins, argparse.Namespace]:
+    """flake8's ``parse_args``; what it refuses raised as ``Unusable``, one line naming the
+    config file and the option (``max-line-length = abc``, a duplicate option or section)."""
+    try:
+        with refusals_raised():
+            return parse_args(argv)  # type: ignore[no-any-return]
+    except Flake8Exception as error:  # a missing --config file, a missing required plugin
+        raise Unusable(str(error)) from None
+    except configparser.Error as error:
+        raise Unusable(config_error(error)) from None
+    except (ValueError, Refused) as error:  # a value flake8 cannot convert (UnicodeDecodeError too)
+        raise Unusable(value_error(argv, error)) from None
+
+
+def shown_path(path: str) -> str:
+    """A config file's name as flake8 found it (absolute), shown relative to the current folder."""
+    try:
+        relative = os.path.relpath(path)
+    except ValueError:  # another drive
+        return path
+    return path if relative.startswith(os.pardir + os.sep) and os.path.isabs(path) else relative
+
+
+def config_error(error: configparser.Error) -> str:
+    """A config file that does not read (a duplicate option or section, a line that is not
+    ``name = value``), from configparser's error: the file, its line, what is wrong."""
+    source = getattr(error, 'source', None)
+    lineno = getattr(error, 'lineno', None)
+    if isinstance(error, configparser.DuplicateOptionError):
+        why = f'option {error.option!r} of [{error.section}] given again'
+    elif isinstance(error, configparser.DuplicateSectionError):
+        why = f'section [{error.section}] given again'
+    elif isinstance(error, configparser.MissingSectionHeaderError):
+        why = 'text before the first [section]'
+    elif isinstance(error, configparser.ParsingError) and getattr(error, 'errors', None):
+        lineno = error.errors[0][0]
+        why = 'neither "name = value" nor a [section]'
+    else:
+        return str(error)
+    where = shown_path(source) if source else 'a config file'
+    return f'{where}, line {lineno}: {why}' if lineno else f'{where}: {why}'
+
+
+def value_error(argv: Sequence[str], error: Exception) -> str:
+    """A config file's value flake8 refuses (``max-line-length = abc``): the file and the option,
+    found by reading each option alone as flake8 reads it (``bad_option``), and why."""
+    why = re.sub(r'^argument [^ :]+: ', '', str(error))  # argparse's: the option is named below
+    if isinstance(error, UnicodeDecodeError):
+        why = f'not UTF-8 ({error})'
+    try:
+        where = bad_option(argv)
+    except Exception:  # a diagnosis only: flake8's own message is still worth one line
+        where = None
+    return f'{where}: {why}' if where else f'the configuration: {why}'
+
+
+def bad_option(argv: Sequence[str]) -> str | None:
+    """``FILE: [flake8] NAME`` of the first option flake8 refuses when each option of each config
+    file is read alone, as ``parse_args`` reads the merged ones (its steps, with its own functions);
+    ``FILE`` alone for a file that does not read; None when each option reads alone."""
+    prelim = stage1_arg_parser()
+    first, _ = prelim.parse_known_args(argv)
+    if first.isolated:
+        return None
+    found = first.config or flake8_config._find_config_file(os.path.abspath('.'))
+    files = [found, *first.append_config] if found else list(first.append_config)
+    try:
+        cfg, cfg_dir = flake8_config.load_config(first.config, first.append_config)
+    except ValueError:  # a file that is not UTF-8
+        return next((shown_path(path) for path in files if not _reads(path)), None)
+    plugin_options = finder.parse_plugin_options(
+        cfg, cfg_dir, enable_extensions=first.enable_extensions, require_plugins=first.require_plugins)
+    plugins = finder.load_plugins(finder.find_plugins(cfg, plugin_options), plugin_options)
+    manager = OptionManager(version=flake8.__version__, plugin_versions=plugins.versions_str(),
+                            parents=[prelim], formatter_names=list(plugins.reporters))
+    register_default_options(manager)
+    manager.register_plugins(plugins)
+    for path in files:
+        name = _refused_option(path, lambda alone: aggregate_options(
+            manager, alone, os.path.dirname(path), []))
+        if name:
+            return f'{shown_path(path)}: [flake8] {name}'
+    return None
+
+
+def _reads(path: str) -> bool:
+    try:
+        configparser.RawConfigParser().read(path, encoding='UTF-8')
+    except ValueError:
+        return False
+    return True
+
+
+def _refused_option(path: str, aggregate: Callable[[configparser.RawConfigParser], Any]) -> str | None:
+    """The first option of ``path``'s [flake8] section that ``aggregate`` refuses read alone."""
+    cfg = configparser.RawConfigParser()
+    cfg.read(path, encoding='UTF-8')
+    if not cfg.has_section('flake8'):
+        return None
+    for name, value in cfg.items('flake8'):
+        alone = configparser.RawConfigParser()
+        alone.read_dict({'flake8': {name: value}})
+        try:
+            with refusals_raised():
+                aggregate(alone)
+        except (ValueError, Refused):
+            return name
+    return None
+
+
 class Config:
     """flake8's options for one run, and the decisions taken from them."""
 
@@ -97,11 +240,7 @@ class Config:
         """``argv``: flake8's command line; ``formatter``: one of ours instead of flake8's ``--format``;
         ``output_file``: flake8's ``--output-file``."""
         self.argv = list(argv)
-        try:
-            plugins, self.options = parse_args(self.argv)
-        except Flake8Exception as error:  # a missing --config file: usage, as for argparse's errors
-            print(f'flake8-escapes: error: {error}', file=sys.stderr)
-            raise SystemExit(2) from None
+        plugins, self.options = parsed(self.argv)
         if output_file:
             self.options.output_file = output_file
         self.formatter = (formatter(self.options) if formatter
@@ -109,8 +248,7 @@ class Config:
         try:
             self.guide = StyleGuideManager(self.options, self.formatter)
         except Flake8Exception as error:  # a malformed per-file-ignores: flake8's message, on one line
-            print(f'flake8-escapes: error: {" ".join(str(error).split())}', file=sys.stderr)
-            raise SystemExit(2) from None
+            raise Unusable(str(error)) from None
         value = getattr(self.options, 'escapes_regex_functions', '')
         # argparse converts a default given as text; flake8 6 may hand over the raw value
         self.regex_functions: tuple[apis.Api, ...] = (

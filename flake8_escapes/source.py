@@ -41,17 +41,22 @@ from __future__ import annotations
 
 import ast
 import re
+import sys
 import tokenize
 import warnings
 from bisect import bisect_left, bisect_right
 from itertools import accumulate, compress, count, repeat
 from operator import attrgetter, contains
-from typing import Iterable, cast
+from typing import Iterable, Iterator, cast
 
 from flake8_escapes import doctests, escapes, paths, tex
 from flake8_escapes.literals import START, Position, Positions, char_col
 from flake8_escapes.names import statement_parts
 
+#: CPython 3.12.0 to 3.12.3 copy the whole line into every token (3.12.4 caches it:
+#: https://github.com/python/cpython/issues/119118): kept, the tokens of one long row of
+#: literals took memory quadratic in its length (a 50 KB row: 850 MB in ``check``, issue 34).
+TOKENS_COPY_THE_LINE = (3, 12) <= sys.version_info < (3, 12, 4)
 #: Nodes whose tokens are literals; a row strictly inside one may be inside a string token.
 STRING_NODES = tuple(
     getattr(ast, name) for name in ('Constant', 'JoinedStr', 'TemplateStr') if hasattr(ast, name))
@@ -446,18 +451,17 @@ def span_tokens(
 def _alone_tokens(lines: list[str], first: int, last: int) -> list[tokenize.TokenInfo] | None:
     """The tokens of rows ``first`` to ``last`` tokenized alone, at their rows
     in the file; None when they do not tokenize alone."""
-    try:
-        part = file_tokens(lines[first - 1:last])
-    except (tokenize.TokenError, SyntaxError):
-        return None
     shift = first - 1
     make = TokenInfo._make  # in C, unlike TokenInfo(...)
     found = []
-    for kind, text, (row, col), (end_row, end_col), line in part:
-        if kind == ERRORTOKEN:
-            return None
-        if row + shift <= last:  # not the DEDENTs and ENDMARKER after the statement
-            found.append(make((kind, text, (row + shift, col), (end_row + shift, end_col), line)))
+    try:
+        for kind, text, (row, col), (end_row, end_col), line in token_stream(lines[first - 1:last]):
+            if kind == ERRORTOKEN:
+                return None
+            if row + shift <= last:  # not the DEDENTs and ENDMARKER after the statement
+                found.append(make((kind, text, (row + shift, col), (end_row + shift, end_col), line)))
+    except (tokenize.TokenError, SyntaxError):
+        return None
     return found
 
 
@@ -786,11 +790,45 @@ def _fields_close(text: str, begin: int, end: int) -> bool:
     return depth == 0
 
 
-def file_tokens(lines: Iterable[str]) -> list[tokenize.TokenInfo]:
-    """The tokens of ``lines``, exactly as flake8's ``FileProcessor.file_tokens``
-    makes them (so a tokenize error is the one flake8 would report)."""
+def file_tokens(lines: list[str]) -> list[tokenize.TokenInfo]:
+    """The tokens of ``lines``, as flake8's ``FileProcessor.file_tokens``
+    makes them (so a tokenize error is the one flake8 would report), those
+    of a row sharing one string as their line (``token_stream``)."""
+    return list(token_stream(lines))
+
+
+def token_stream(lines: list[str]) -> Iterator[tokenize.TokenInfo]:
+    """The tokens of ``lines`` one at a time; those of one row share one
+    string as their ``line`` (``TOKENS_COPY_THE_LINE``)."""
     line_iter = iter(lines)
-    return list(tokenize.generate_tokens(lambda: next(line_iter)))
+    tokens = tokenize.generate_tokens(lambda: next(line_iter))
+    return _shared_lines(tokens, lines) if TOKENS_COPY_THE_LINE else tokens
+
+
+def _shared_lines(tokens: Iterator[tokenize.TokenInfo], lines: list[str]) -> Iterator[tokenize.TokenInfo]:
+    """``tokens``, each holding the string of ``lines`` where it starts as its
+    ``line`` (nothing here reads a token's line)."""
+    make = TokenInfo._make  # in C, unlike TokenInfo(...)
+    last = len(lines)
+    for kind, text, start, end, _ in tokens:
+        yield make((kind, text, start, end, lines[start[0] - 1] if start[0] <= last else ''))
+
+
+def noqa_lines(tokens: Iterable[tokenize.TokenInfo], lines: list[str]) -> dict[int, str]:
+    """flake8's ``FileProcessor._noqa_line_mapping``: each line maps to the
+    text of the physical lines its logical line spans (so a multi-line
+    string's ``noqa`` may stand on its last line)."""
+    mapping: dict[int, str] = {}
+    low, high = len(lines) + 2, -1
+    for kind, _, (start, _), (end, _), _ in tokens:
+        if kind in (tokenize.ENDMARKER, tokenize.DEDENT):
+            continue
+        low, high = min(low, start), max(high, end)
+        if kind in (tokenize.NL, tokenize.NEWLINE):
+            joined = ''.join(lines[low - 1:high])
+            mapping.update(dict.fromkeys(range(low, high + 1), joined))
+            low, high = len(lines) + 2, -1
+    return mapping
 
 
 def unparsed_literals(lines: list[str]) -> list[tokenize.TokenInfo] | None:

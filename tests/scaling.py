@@ -1,11 +1,15 @@
-"""How the plugin's time grows with the size of what it reads, one dimension at a time.
+"""How the plugin's time (and memory) grows with the size of what it reads, one dimension at a time.
 
 For each dimension a source is written at a base size and at ten times that,
 prepared as flake8 prepares it (lines and AST, outside the timed part), and
 the plugin is timed on it (best of a few runs; its own tokenizing included);
 for the fixer's dimensions, ``fix`` is timed on the source's text instead.
 The ratio of the two times is what a 10x bigger input costs: about 10 for
-linear work, about 100 for quadratic; the target is at most 15.
+linear work, about 100 for quadratic; the target is at most 15.  The memory
+dimensions compare the peak of the memory Python allocates (``tracemalloc``)
+while ``check`` reads one file, ``fix`` fixes it or the plugin checks it, at
+1x and 10x (after a first run at 1x, so that imports and caches are not
+counted): the same target.
 
     python tests/scaling.py [--only NAME ...] [--rounds N]
 
@@ -17,12 +21,15 @@ import argparse
 import ast
 import gc
 import io
+import os
 import sys
+import tempfile
 import time
+import tracemalloc
 import warnings
 from typing import Callable, NamedTuple
 
-from flake8_escapes import fix
+from flake8_escapes import check, config, fix
 from flake8_escapes.plugin import Plugin
 from helpers import processor_for
 
@@ -127,6 +134,70 @@ DIMENSIONS = [
 ]
 
 
+def literals_on_one_row(n: int) -> str:
+    # CPython 3.12.0-3.12.3 copy the whole row into each token (issue 34 item 8): kept, n tokens of
+    # an n-literal row took memory quadratic in n.
+    return 'x = [' + "'\\d', " * n + ']\n'
+
+
+def statements_on_one_row(n: int) -> str:
+    # Statements that share a row are tokenized together: here, the whole file.
+    return "a = '\\d'; " * n + '\n'
+
+
+class MemoryDimension(NamedTuple):
+    name: str
+    base: int
+    source: Callable[[int], str]
+    work: Callable[[str, str], Callable[[], object]]  # (source, folder) -> the work to measure
+
+
+def checking(src: str, folder: str) -> Callable[[], object]:
+    """check's work on one file: flake8's reader, the plugin's path, flake8's noqa lines (asked
+    for by --show-source); the configuration read before."""
+    path = os.path.join(folder, 'long.py')
+    with open(path, 'w', encoding='utf-8') as f:
+        f.write(src)
+    check._settings = config.Config(['--isolated', '--show-source', path])
+    return lambda: check.file_results(path)
+
+
+def fixing(src: str, folder: str) -> Callable[[], object]:
+    return lambda: fix.fix_text(src, SAFE)
+
+
+def plugin_run(src: str, folder: str) -> Callable[[], object]:
+    tree, lines = prepared(src)
+    return lambda: list(Plugin(tree, lines).run())
+
+
+MEMORY = [
+    MemoryDimension('literals on one row, check', 500, literals_on_one_row, checking),
+    MemoryDimension('statements on one row, check', 500, statements_on_one_row, checking),
+    MemoryDimension('literals on one row, fix', 500, literals_on_one_row, fixing),
+    MemoryDimension('statements on one row, plugin', 500, statements_on_one_row, plugin_run),
+]
+
+
+def peak_memory(dimension: MemoryDimension, size: int) -> int:
+    """The peak of the memory Python allocates (bytes) for ``dimension``'s work at ``size``."""
+    with tempfile.TemporaryDirectory() as folder:
+        work = dimension.work(dimension.source(size), folder)
+        gc.collect()
+        tracemalloc.start()
+        try:
+            work()
+            return tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+
+
+def memory_ratio(dimension: MemoryDimension) -> tuple[int, int]:
+    """The peaks at 1x and 10x, after a first run at 1x (imports, compiled patterns)."""
+    peak_memory(dimension, dimension.base)
+    return peak_memory(dimension, dimension.base), peak_memory(dimension, dimension.base * 10)
+
+
 def prepared(src: str) -> tuple[ast.AST, list[str]]:
     with warnings.catch_warnings():
         warnings.simplefilter('ignore')  # the compiler's own escape warnings
@@ -184,6 +255,16 @@ def main() -> int:
         over += ratio > TARGET
         print(f'{dimension.name:34} {dimension.base:>6}: {small * 1000:9.1f} ms  '
               f'{dimension.base * 10:>6}: {large * 1000:9.1f} ms  ratio {ratio:6.1f}'
+              f'{"  (over " + str(TARGET) + ")" if ratio > TARGET else ""}', flush=True)
+    print('peak memory (tracemalloc) at 1x and 10x')
+    for memory in MEMORY:
+        if args.only and not any(word in memory.name for word in args.only):
+            continue
+        small_peak, large_peak = memory_ratio(memory)
+        ratio = large_peak / small_peak
+        over += ratio > TARGET
+        print(f'{memory.name:34} {memory.base:>6}: {small_peak / 1024:9.0f} KB  '
+              f'{memory.base * 10:>6}: {large_peak / 1024:9.0f} KB  ratio {ratio:6.1f}'
               f'{"  (over " + str(TARGET) + ")" if ratio > TARGET else ""}', flush=True)
     return 1 if over else 0
 

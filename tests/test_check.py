@@ -5,6 +5,7 @@ Every test runs the real programs in subprocesses and compares ``check`` with
 """
 from __future__ import annotations
 
+import functools
 import json
 import os
 import re
@@ -185,7 +186,7 @@ def test_prefixes_in_the_config_file(tmp_path):
 # -- check against flake8 --------------------------------------------------------------------------
 
 def pycodestyle_stops_flake8(cwd, path) -> bool:
-    """pycodestyle's W605 raises IndexError on ``f"\\{x}"`` on 3.12 and 3.13 (README), and flake8 stops."""
+    """pycodestyle's W605 raises IndexError on ``f"\\{x}"`` from 3.12 (README), and flake8 stops."""
     proc = subprocess.run([sys.executable, '-m', 'flake8', '--isolated', path], cwd=cwd,
                           capture_output=True, text=True, timeout=300)
     return 'IndexError' in proc.stderr and 'pycodestyle' in proc.stderr
@@ -194,6 +195,32 @@ def pycodestyle_stops_flake8(cwd, path) -> bool:
 def parses(path: str) -> bool:
     with open(path, 'rb') as f:
         return differential.compiles(path) or b'\\' not in f.read()
+
+
+#: The lines on which pycodestyle stops flake8, and the first Python where it does (README, ESC301's
+#: known limits and check's section).
+PYCODESTYLE_STOPS = [
+    ('f"C:\\reports\\{year}\\summary.xlsx"', (3, 12)),
+    ("t'C:\\temp\\{x}'", (3, 14)),
+]
+
+
+@pytest.mark.parametrize('literal, since', PYCODESTYLE_STOPS)
+def test_the_pythons_where_pycodestyle_stops_flake8_are_the_readmes(tmp_path, literal, since):
+    """Item 14 of issue 34: the README named 3.12 and 3.13 only, and no t-string, while 3.14 and 3.15
+    stop on both. Checked on the running Python: flake8 stops there exactly from the Python named."""
+    from test_docs import README
+    known_limits = ' '.join(README[README.index('**Known limits.** `f"\\{x}"`'):][:600].split())
+    named = {(3, 12): 'from Python 3.12 (3.12 to 3.15 in our runs)', (3, 14): "from 3.14 on a t-string's too"}
+    assert named[since] in known_limits and ("`t'C:\\temp\\{x}'`" in known_limits)
+    check_section = README[README.index('From Python 3.12, pycodestyle stops'):][:300]
+    assert f'`{literal}`' in ' '.join(check_section.split())
+    if sys.version_info < since and literal.startswith('t'):
+        return  # not Python before 3.14
+    (tmp_path / 'x.py').write_text(f'year = x = 2024\ny = {literal}\n')
+    assert pycodestyle_stops_flake8(tmp_path, 'x.py') == (sys.version_info >= since)
+    code, out = check(tmp_path, 'x.py')  # check has no pycodestyle in it: it reports the line
+    assert code == 1 and out and all(line.startswith('x.py:2:') for line in out)
 
 
 def test_test_data_line_for_line():
@@ -248,6 +275,18 @@ def test_noqa_as_flake8(tmp_path):
     assert check(tmp_path, '.') == out
 
 
+def test_noqa_and_show_source_as_flake8_on_multi_line_statements(tmp_path):
+    """check builds flake8's noqa lines itself (issue 34 item 8: flake8's ``file_tokens`` kept a copy
+    of the row in each token on 3.12.0-3.12.3), and only when they matter: --show-source, a noqa."""
+    src = ('x = ("\\d",\n     "\\w")  # noqa: ESC301\ny = """\n\\q\n"""\nz = f"{1}\\s"; w = "\\e"\n'
+           'v = ("\\d"\n     )\n')
+    write(tmp_path, {'a.py': src, 'b.py': src.replace('# noqa: ESC301', '')})
+    for args in (['--show-source'], [], ['--show-source', '--jobs=2']):
+        expected = flake8(tmp_path, '--isolated', '--select=ESC', *args, 'a.py', 'b.py')
+        assert expected[0] == 1 and len(expected[1]) > 5
+        assert check(tmp_path, '--isolated', *args, 'a.py', 'b.py') == expected, args
+
+
 def test_stdin(tmp_path):
     args = ('--stdin-display-name=bad.py', '-')
     assert check(tmp_path, *args, stdin=BAD) == (1, BAD_OUT)
@@ -268,6 +307,27 @@ def test_a_file_that_does_not_parse_does_not_stop_the_run(tmp_path):
     assert with_e999 == (1, [*with_e999[1][:2], e999, with_e999[1][3], *others])
     assert check(tmp_path, '--select=ESC', '.') == (1, [line for line in with_e999[1] if line != e999])
     assert check(tmp_path, '.') == with_e999  # E999 is on by default, as in flake8
+
+
+NUL_OUT = 'nul.py:1:1: E999 SyntaxError: source code string cannot contain null bytes'
+
+
+def test_a_nul_byte_is_a_syntax_error_on_every_python(tmp_path):
+    """Item 5 of issue 34: on 3.10 ``ast.parse`` raises ValueError on a NUL byte (3.11+: SyntaxError,
+    E999 at 1:1 in flake8); the run stopped there with a traceback and good.py's report was lost."""
+    (tmp_path / 'nul.py').write_bytes(b'x = "\\d"\ny = 1\x00\n')
+    (tmp_path / 'bad.py').write_text(BAD)
+    # the file does not parse, so check also reports what its literals' text tells (ESC304's section)
+    nul_text = "nul.py:1:6: ESC301 invalid escape sequence '\\d'; write '\\\\d' or use a raw string"
+    assert check(tmp_path, 'nul.py', 'bad.py') == (1, [*BAD_OUT, NUL_OUT, nul_text])
+    assert check(tmp_path, '--select=ESC', 'nul.py', 'bad.py') == (1, [*BAD_OUT, nul_text])
+    assert check(tmp_path, '-', stdin='x = "\\d"\x00\n') == (
+        1, [NUL_OUT.replace('nul.py', 'stdin'), nul_text.replace('nul.py', 'stdin')])
+    if sys.version_info >= (3, 11):  # flake8 itself stops on 3.10 (its AST plugins, pyflakes too)
+        assert flake8(tmp_path, '--select=ESC,E999', 'nul.py', 'bad.py') == (1, [*BAD_OUT, NUL_OUT])
+    code, out, err = escapes(tmp_path, 'fix', 'nul.py', 'bad.py')
+    assert (code, out) == (1, ['bad.py: fixed ESC301, ESC302, ESC303'])
+    assert err == 'nul.py: skipped, does not parse: source code string cannot contain null bytes\n'
 
 
 def test_a_missing_file(tmp_path):
@@ -357,6 +417,93 @@ def test_a_bad_value_in_the_config_stops_both(tmp_path):
         assert proc.returncode == 2 and 'is not NAME:PATTERN_POS' in proc.stderr, program
 
 
+def typed_options() -> dict[str, str]:
+    """Every option of flake8 and its installed plugins whose config value flake8 converts
+    (int, count, a boolean flag, a type of its own), with a value it refuses."""
+    import configparser
+    from flake8.main.options import register_default_options, stage1_arg_parser
+    from flake8.options.manager import OptionManager
+    from flake8.plugins import finder
+    empty = configparser.RawConfigParser()
+    plugin_options = finder.parse_plugin_options(empty, '.', enable_extensions=None, require_plugins=None)
+    plugins = finder.load_plugins(finder.find_plugins(empty, plugin_options), plugin_options)
+    manager = OptionManager(version='', plugin_versions='', parents=[stage1_arg_parser()],
+                            formatter_names=list(plugins.reporters))
+    register_default_options(manager)
+    manager.register_plugins(plugins)
+    bad = {}
+    for option in manager.options:
+        name = option.long_option_name.lstrip('-')
+        if not option.parse_from_config:
+            continue
+        if option.type is int or option.action == 'count':
+            bad[name] = 'abc'
+        elif option.action in ('store_true', 'store_false'):
+            bad[name] = 'maybe'
+        elif callable(option.type) and not isinstance(option.type, functools.partial):
+            bad[name] = 'f:x'  # neither a job count nor NAME:PATTERN_POS
+    bad['ignore'] = bad['extend-ignore'] = 'E1,$$'  # not a code (flake8 checks these two)
+    return bad
+
+
+def test_every_bad_value_in_the_config_is_one_line_and_exit_2(tmp_path, monkeypatch, capsys):
+    """Item 6 of issue 34: ``max-line-length = abc`` (flake8's ValueError), ``jobs = x`` (flake8's
+    argparse: ``usage: flake8``), ``count = maybe``...: a traceback and exit 1 ("files were
+    changed", for fix), or flake8's usage line. Now one line naming the file and the option, exit 2."""
+    from flake8_escapes import cli
+    bad = typed_options()
+    assert {'max-line-length', 'max-doc-length', 'indent-size', 'jobs', 'count', 'quiet',
+            'escapes-regex-functions', 'max-complexity', 'ignore'} <= set(bad)
+    write(tmp_path, {'bad.py': BAD})
+    monkeypatch.chdir(tmp_path)
+    for name, value in bad.items():
+        for config_file in ('tox.ini', 'extra.cfg'):
+            (tmp_path / config_file).write_text(f'[flake8]\nselect = ESC\n{name} = {value}\n')
+            args = ['--append-config=extra.cfg'] * (config_file == 'extra.cfg') + ['bad.py']
+            for command in ('check', 'fix'):
+                assert cli.main([command, *args]) == 2, (name, command)
+                out, err = capsys.readouterr()
+                assert out == '' and err.startswith(f'flake8-escapes {command}: error: {config_file}: '
+                                                    f'[flake8] {name}: '), (name, err)
+                assert len(err.splitlines()) == 1, err
+            os.remove(tmp_path / config_file)
+    assert (tmp_path / 'bad.py').read_text() == BAD
+
+
+@pytest.mark.parametrize('text, says', [
+    ('[flake8]\nselect = ESC\nselect = E\n', "setup.cfg, line 3: option 'select' of [flake8] given again"),
+    ('[flake8]\nselect = ESC\n[flake8]\n', 'setup.cfg, line 3: section [flake8] given again'),
+    ('[flake8]\nmax-line-length = abc\n', "setup.cfg: [flake8] max-line-length: invalid literal for int()"),
+    ('[flake8]\njobs = x\n', "setup.cfg: [flake8] jobs: 'x' must be 'auto' or an integer"),
+])
+@pytest.mark.parametrize('command', ['check', 'fix'])
+def test_a_config_file_that_does_not_read(tmp_path, text, says, command):
+    """Item 6 of issue 34, as a user meets it: no traceback, exit 2 (not fix's 1, "files were
+    changed"), one line with the program's own name (item 14: not ``usage: flake8``)."""
+    write(tmp_path, {'bad.py': BAD, 'setup.cfg': text})
+    code, out, err = escapes(tmp_path, command, 'bad.py')
+    assert (code, out) == (2, [])
+    assert err.startswith(f'flake8-escapes {command}: error: {says}') and len(err.splitlines()) == 1, err
+    assert 'flake8:' not in err and 'usage' not in err
+
+
+@pytest.mark.parametrize('text, says', [
+    ('junk\n[flake8]\n', 'bad.cfg, line 1: text before the first [section]'),
+    ('[flake8]\nselect = ESC\nnot a line\n', 'bad.cfg, line 3: neither "name = value" nor a [section]'),
+    ('[flake8]\n# \xff\n', "bad.cfg: not UTF-8 ('utf-8' codec can't decode byte 0xff"),
+])
+def test_a_config_file_named_that_does_not_read(tmp_path, text, says):
+    """flake8 skips a found config file that does not parse, and reads one named by --config or
+    --append-config: that one's error was a traceback."""
+    write(tmp_path, {'bad.py': BAD})
+    (tmp_path / 'bad.cfg').write_bytes(text.encode('latin-1'))
+    for option in ('--config=bad.cfg', '--append-config=bad.cfg'):
+        code, out, err = escapes(tmp_path, 'check', option, 'bad.py')
+        assert (code, out) == (2, []) and err.startswith(f'flake8-escapes check: error: {says}'), err
+    (tmp_path / 'setup.cfg').write_bytes(text.encode('latin-1'))  # found, not named: skipped, as flake8 does
+    assert check(tmp_path, 'bad.py') == flake8(tmp_path, '--select=ESC', 'bad.py') == (1, BAD_OUT)
+
+
 # -- files read without the AST (source.lexed_literals, checks.may_report) ----------------------
 
 #: Files whose reportable rows hold literals with no escape a check looks at:
@@ -394,7 +541,8 @@ def test_files_read_without_the_ast_print_what_flake8_prints(tmp_path):
         assert check(tmp_path, '--isolated', *args, '.') == expected, args
     assert check(tmp_path, '--isolated', '--select=ESC', *UNPARSED) == (0, [])
     out = check(tmp_path, '--isolated', '--select=ESC', '.')[1]
-    reported = {'./invalid.py', './fstring_invalid.py', './regex.py', './path.py', './broken_escape.py'}
+    reported = {'./invalid.py', './fstring_invalid.py', './regex.py', './path.py', './broken_escape.py',
+                './docs.py'}  # docs.py: a tab shown in an example's source (ESC602, issue 30)
     assert {line.split(':')[0] for line in out} == reported
 
 

@@ -307,6 +307,35 @@ def test_a_lone_cr_file_with_a_cookie_is_read_as_cpython_reads_it(tmp_path):
     assert fix.fix_bytes(LONE_CR, set(fix.SAFE)).data == LONE_CR.replace(b'"\x82', b'r"\x82')
 
 
+#: A lone-CR file with a gb18030 cookie on its first line (item 11 of issue 34): '中' is two bytes.
+GB18030 = '# -*- coding: gb18030 -*-\rx = "中\\d中\\w"\r'.encode('gb18030')
+
+
+def test_a_lone_cr_cookie_flake8_misses_is_a_documented_difference(tmp_path):
+    """Item 11 of issue 34: CPython ends the cookie's line at the lone CR and reads the file as
+    gb18030 ('中' one character: backslashes at columns 7 and 10 of line 2); flake8's reader sees one
+    long line, and before 3.14 tokenize decodes it as UTF-8 to find the cookie, fails, and flake8
+    falls back to latin-1 (two characters: 8 and 12). check keeps CPython's columns, and the README
+    says so where check's promise is stated."""
+    import warnings
+    from test_docs import README
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter('always')
+        compile(GB18030, 'g.py', 'exec')
+    assert [warning.lineno for warning in caught] == [2]  # CPython reads the cookie, '\d' on line 2
+    row = GB18030.decode('gb18030').split('\r')[1]
+    assert [col + 1 for col, char in enumerate(row) if char == '\\'] == [7, 10]
+    (tmp_path / 'g.py').write_bytes(GB18030)
+    code, out, _ = run(tmp_path, 'check', 'g.py')
+    assert [line.split(' ')[0] for line in out.splitlines()] == ['g.py:2:7:', 'g.py:2:10:']
+    _, flake8_out = flake8(tmp_path, '--select=ESC', 'g.py')
+    latin1 = ['g.py:2:8:', 'g.py:2:12:'] if sys.version_info < (3, 14) else ['g.py:2:7:', 'g.py:2:10:']
+    assert [line.split(' ')[0] for line in flake8_out] == latin1
+    promise = ' '.join(README[README.index('prints what `flake8 --select=ESC` prints'):][:800].split())
+    assert 'a file whose coding cookie ends with a lone CR' in promise
+    assert 'flake8 on Python 3.10 to 3.13 misses the cookie and falls back to latin-1' in promise
+
+
 # -- issue 25, item 5: docs a user can trust ------------------------------------------------------------
 
 @pytest.mark.parametrize('columns', ['200', '80'])
@@ -349,3 +378,26 @@ def test_the_line_for_line_claim_has_its_qualifier():
     sentence = README[README.index('prints what `flake8 --select=ESC` prints'):][:400]
     assert '`E999`' in sentence and '`E902`' in sentence and 'virtual' in sentence
     assert '## Reporting a bug' in README
+
+
+# -- issue 34: the command line under attack, round four ---------------------------------------
+
+def test_fix_standard_input_with_a_file_keeps_standard_output_for_the_source(tmp_path):
+    """Item 7: ``fix - a.py`` wrote ``a.py: fixed ...`` into the fixed source on standard output."""
+    (tmp_path / 'a.py').write_text(BAD)
+    code, out, err = run(tmp_path, 'fix', '-', 'a.py', stdin=BAD.encode())
+    assert code == 1
+    assert out == fix.fix_bytes(BAD.encode(), set(fix.SAFE)).data.decode()
+    assert err == 'a.py: fixed ESC301, ESC302, ESC303\n'
+    assert (tmp_path / 'a.py').read_text() == out
+
+
+def test_standard_input_named_twice_is_reported_twice_as_flake8_does(tmp_path):
+    """Item 14: flake8 reads standard input once and checks it for each ``-``; check read it
+    again for the second one, found it empty and printed its reports once."""
+    (tmp_path / 'bad.py').write_text(BAD)
+    stdin = BAD.replace('\\d', '\\w')
+    expected = flake8(tmp_path, '--select=ESC', '-', 'bad.py', '-', stdin=stdin)
+    assert len(expected[1]) == 9  # three reports for each of the three names
+    assert run(tmp_path, 'check', '-', 'bad.py', '-', stdin=stdin.encode())[:2] == (
+        expected[0], ''.join(line + '\n' for line in expected[1]))

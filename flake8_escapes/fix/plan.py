@@ -25,7 +25,7 @@ import warnings
 from bisect import bisect_right
 from typing import NamedTuple
 
-from flake8_escapes import apis, checks, doctests, escapes, invalid, literals, rules
+from flake8_escapes import apis, checks, doctests, escapes, invalid, literals, rules, source
 from flake8_escapes.fix.files import Edit
 
 try:  # flake8's own noqa regexes, so that the fixer skips exactly what flake8 silences
@@ -82,23 +82,6 @@ def file_silenced(text: str, lines: list[str]) -> bool:
     return 'flake8' in text and any(NOQA_FILE.match(line) for line in lines)
 
 
-def noqa_lines(tokens: list[tokenize.TokenInfo], lines: list[str]) -> dict[int, str]:
-    """flake8's ``FileProcessor._noqa_line_mapping``: each line maps to the
-    text of the physical lines its logical line spans (so a multi-line
-    string's ``noqa`` may stand on its last line)."""
-    mapping: dict[int, str] = {}
-    low, high = len(lines) + 2, -1
-    for kind, _, (start, _), (end, _), _ in tokens:
-        if kind in (tokenize.ENDMARKER, tokenize.DEDENT):
-            continue
-        low, high = min(low, start), max(high, end)
-        if kind in (tokenize.NL, tokenize.NEWLINE):
-            joined = ''.join(lines[low - 1:high])
-            mapping.update(dict.fromkeys(range(low, high + 1), joined))
-            low, high = len(lines) + 2, -1
-    return mapping
-
-
 def silenced(code: str, line: str | None) -> bool:
     """flake8's ``Violation.is_inline_ignored`` for ``code`` on ``line``."""
     match = NOQA_INLINE_REGEXP.search(line or '')
@@ -114,10 +97,10 @@ def silenced(code: str, line: str | None) -> bool:
 # Which reports --------------------------------------------------------------
 
 def tokens_of(lines: list[str]) -> list[tokenize.TokenInfo]:
-    """The tokens of the whole text."""
+    """The tokens of the whole text (one string per row for their lines: ``source.token_stream``)."""
     with warnings.catch_warnings():  # 3.12+'s tokenizer warns about '\{' as the compiler does
         warnings.simplefilter('ignore')
-        return list(tokenize.generate_tokens(iter(lines).__next__))
+        return source.file_tokens(lines)
 
 
 class Left(NamedTuple):
@@ -131,7 +114,7 @@ class Left(NamedTuple):
 def reports_to_fix(context: Context, codes: set[str]) -> tuple[Planned, list[Left]]:
     """The reports of ``codes`` that ``# noqa`` does not silence, by literal
     piece; and the reports only ``--unsafe`` would fix."""
-    noqa = noqa_lines(context.tokens, context.lines) if 'noqa' in context.text.lower() else {}
+    noqa = source.noqa_lines(context.tokens, context.lines) if 'noqa' in context.text.lower() else {}
     by_piece: Planned = {}
     unsafe_left: list[Left] = []
     for report in checks.all_reports(context.tree, context.tokens, context.lines, context.functions):

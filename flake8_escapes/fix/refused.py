@@ -17,7 +17,7 @@ import io
 import tokenize
 from typing import NamedTuple
 
-from flake8_escapes import checks, escapes, literals, rules
+from flake8_escapes import checks, escapes, literals, rules, source
 from flake8_escapes.fix import plan
 from flake8_escapes.fix.files import Edit, apply
 from flake8_escapes.fix.proof import parse
@@ -44,7 +44,7 @@ def repair(text: str) -> Repair | None:
         tokens = plan.tokens_of(lines)
     except (SyntaxError, tokenize.TokenError, SystemError):
         return None
-    noqa = plan.noqa_lines(tokens, lines) if 'noqa' in text.lower() else {}
+    noqa = source.noqa_lines(tokens, lines) if 'noqa' in text.lower() else {}
     by_piece: dict[literals.Position, list[rules.Report]] = {}
     for report in checks.text_reports(tokens, lines):
         if not plan.silenced(report.code, noqa.get(report.line)):
