@@ -123,8 +123,9 @@ PATH_END = re.compile(r"""\.[A-Za-z][A-Za-z0-9]{0,3}['"]""")     # a file name's
 #: A drive after the row's start (a row of a multi-row literal), a space, a
 #: bracket or ``=``; written from its ``:\\``, which ``re`` scans for fast.
 DRIVE_IN_TEXT = re.compile(r""":\\(?<=[A-Za-z]:\\)(?<![^\s(\[=][A-Za-z]:\\)""")
-#: (Each written to start with its backslash, which ``re`` scans for fast.)
-NAME_ESCAPE_NAME = re.compile(r'\\[abfnrtv](?<=(?:[\w.$~-][\w.$~-]|[%)]\w)\\[abfnrtv])[\w.$~-]')
+#: (Written to start with its backslash, which ``re`` scans for fast.)  A name
+#: of two characters or more, or words with spaces (``My a``), ends before it.
+NAME_ESCAPE_NAME = re.compile(r'\\[abfnrtv](?<=[\w.$~ -][\w.$~-]\\[abfnrtv])[\w.$~-]')
 
 
 #: Line ends spelled as text: a protocol line or a paragraph, not a path.
@@ -306,16 +307,28 @@ def may_hold_path(line: str) -> bool:
     of the row?  False only when none can: a path's text (``path_kind``)
     holds no line break, so it stands on one row, quotes included, and
     shows where it starts or ends there (``PATH_START``,
-    ``LONG_DRIVE``, ``PATH_END``).  An f-string's fields are read as names
-    (``fstring_view``): a row with a brace may hold anything.
+    ``LONG_DRIVE``, ``PATH_END``), or shows what a finder needs.  An
+    f-string's fields are read as names (``fstring_view``): a row with a
+    brace may hold anything.  A template's ``%`` fields are read as names,
+    as ``template-fields`` reads them (``'\\reports.%s'`` ends in an
+    extension): the row is read again with its fields read so.
     """
-    return ('{' in line or '}' in line or PATH_START.search(line) is not None
-            or ('.' in line and PATH_END.search(line) is not None)
-            or (':' in line and (LONG_DRIVE.search(line) is not None
-                                 or DRIVE_IN_TEXT.search(line) is not None))
-            or ('\\\\' in line and DOUBLED_SEPARATOR.search(line) is not None
-                and SINGLE_VALID.search(line) is not None)
-            or (NAME_ESCAPE_NAME.search(line) is not None and PATH_CUE.search(line) is not None))
+    if '{' in line or '}' in line or _shows_path(line, line):
+        return True
+    # a field holds no quote, so the row's fields are those of its literals
+    return '%' in line and _shows_path(TEMPLATE_FIELD.sub('XX', line), line)
+
+
+def _shows_path(read: str, line: str) -> bool:
+    """``may_hold_path`` for a row as ``read`` (its template fields read as
+    names, or not); ``joined-names`` asks ``PATH_CUE`` of the row as written."""
+    return (PATH_START.search(read) is not None
+            or ('.' in read and PATH_END.search(read) is not None)
+            or (':' in read and (LONG_DRIVE.search(read) is not None
+                                 or DRIVE_IN_TEXT.search(read) is not None))
+            or ('\\\\' in read and DOUBLED_SEPARATOR.search(read) is not None
+                and SINGLE_VALID.search(read) is not None)
+            or (NAME_ESCAPE_NAME.search(read) is not None and PATH_CUE.search(line) is not None))
 
 
 def _spelled(match: re.Match[str]) -> str:

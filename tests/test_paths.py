@@ -9,8 +9,10 @@ import io
 import warnings
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
-from flake8_escapes import apis, checks, paths, source
+from flake8_escapes import apis, check as check_command, checks, paths, source
 from helpers import data_cases, labeled_score, processor_for, results
 from test_docs import readme_section
 from test_flake8 import flake8
@@ -270,3 +272,95 @@ def test_no_esc501_on_a_row_source_leaves_unread(src):
     # reported on the whole file's tokens (``run``), not through the rows under test
     reported = {int(item.split(':')[0]) for item in run(src)[0] if item.endswith('ESC501')}
     assert reported <= rows, (src, reported, rows)
+
+
+# The row hints against the full tokens, over generated path literals (issue 34) ------------------
+#
+# ``source.reportable_rows`` keeps a row with only everyday escapes (``\n``, ``\t``) when
+# ``paths.may_hold_path`` says a literal there may be a path.  That hint must accept every form the
+# finders accept: the plugin (row hints) and the whole file's tokens must give the same reports, and
+# ``check`` must not skip a file the tokens report.  The literals are built from each finder's form,
+# with template fields (``%s``, ``%(ext)s``, ``{}``) standing for names and extensions, and put in
+# path APIs and assignments, on the call's row or on a continuation row.
+
+#: Literal bodies (as the source spells them), one or more of each finder's form.
+PATH_FORMS = [
+    'C:\\new\\data.txt', 'C:\\temp', 'C:/Users/me\\new.txt', '\\\\\\\\?\\\\C:\\new\\y.txt',   # whole path
+    '\\\\server\\share\\new', '..\\training\\new_memo.doc', '.\\new', 'logs\\backup\\new.txt',
+    '\\new.csv', 'C:\\new',
+    '\\reports.%s', '\\training.%d', '\\training.%(ext)s', 'logs\\new.%s', 'logs\\new.t%s',  # template
+    '\\new.%s%s', '%s\\temp.txt', '%(root)s\\new_run', '%-8s\\new_run', '% s\\new_run', '%+d\\new_run',
+    '%#x\\new_run', 'logs\\t%s', 'run\\b%s\\y.txt', '{}\\new', '{0!r}\\new_run', '{root}\\new.{ext}',
+    'logs\\\\%s\\new', '\\\\\\\\fileserver\\\\public\\new', 'logs\\\\public\\new',       # doubled-elsewhere
+    'Saved to C:\\new\\file.txt', 'x=C:\\temp\\new.log', '(C:\\data\\new.txt)',           # anchored-in-text
+    'logs\\training', 'my a\\training', 'data\\new-%s', 'ab-\\new', 'dir.v2\\new',      # joined-names
+]
+
+#: Where the literal stands: ``{0}`` is the literal, ``{1}`` what follows it (a template's ``%``).
+PATH_USES = [
+    'open({0}{1})\n', 'shutil.copy(src, {0}{1})\n', 'p = Path.home() / {0}{1}\n', 'name = {0}{1}\n',
+    'os.path.join(root,\n             {0}{1})\n', 'os.makedirs(\n    {0}{1},\n    exist_ok=True)\n',
+    'x = (root +\n     {0}{1})\n', 'print("done",\n      {0}{1})\n', 'y = [\n    "a",  {0}{1}\n]\n',
+]
+PATH_HEAD = 'import os, shutil\nfrom os.path import join\nfrom pathlib import Path\n'
+
+
+def _use(form: str, use: str, quote: str) -> str:
+    after = ' % ext' if '%' in form else '.format(x)' if '{' in form else ''
+    return PATH_HEAD + use.format(f'{quote}{form}{quote}', after)
+
+
+def row_hint_gaps(src: str) -> tuple[set[str], set[str], bool]:
+    """(the whole file's tokens' reports, the plugin's, does ``check`` parse the file)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore', SyntaxWarning)
+        warnings.simplefilter('ignore', DeprecationWarning)
+        whole = run(src)[0]
+        plugin = results(src)
+    lines = io.StringIO(src, newline=None).readlines()
+    return whole, plugin, check_command.may_report(lines, source.reportable_rows(lines))
+
+
+GENERATED_USES = [(form, use, quote) for form in PATH_FORMS for use in PATH_USES for quote in ("'", '"')]
+
+
+def test_generated_path_forms_are_reported_where_opened():
+    """Each form above is a path in ``open(...)``: it gets ESC501 on the whole file's tokens (a test
+    that compared empty sets would prove nothing)."""
+    quiet = [form for form in PATH_FORMS if not any(
+        item.endswith('ESC501') for item in row_hint_gaps(_use(form, PATH_USES[0], "'"))[0])]
+    assert not quiet
+
+
+@pytest.mark.parametrize('form, use, quote', GENERATED_USES)
+def test_row_hints_keep_every_generated_path_form(form, use, quote):
+    src = _use(form, use, quote)
+    whole, plugin, parsed_by_check = row_hint_gaps(src)
+    assert plugin == whole, src
+    assert parsed_by_check or not whole, src
+
+
+#: Parts a generated literal is joined from: drives, starts, separators, names, escapes, fields, extensions.
+PATH_PARTS = [
+    'C:', '\\\\\\\\', '\\\\', '\\', '/', '.', '..', 'logs', 'My a', 'ab', 'x', 'new', '\\new', '\\t',
+    '\\training', '\\b', '\\reports', '%s', '%d', '%(ext)s', '% s', '%+d', '%.2f', '{}', '{x}', '.txt', '.t',
+    ' ', 'Saved to ', '=', '(', '-', '~', '$', '\\\\public', '\\a', '\\v', '\\f', '\\r', '\\n', ':',
+    '2020', '\\x41', '\\u00e9', '?', 'Program Files', 'temp',
+]
+
+
+@settings(max_examples=300, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.sampled_from(PATH_PARTS), min_size=1, max_size=7).map(''.join),
+       st.sampled_from(PATH_USES), st.sampled_from(["'", '"', "'''"]))
+def test_row_hints_keep_generated_literals(form, use, quote):
+    """Literals joined from path parts at random: the plugin reports what the whole file's tokens report."""
+    src = _use(form, use, quote)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter('ignore')  # the compiler's own escape warnings
+            compile(src, '<generated>', 'exec')
+    except SyntaxError:  # a part such as '\\' before the closing quote
+        return
+    whole, plugin, parsed_by_check = row_hint_gaps(src)
+    assert plugin == whole, src
+    assert parsed_by_check or not whole, src
