@@ -134,7 +134,11 @@ LINE_ENDS = re.compile(r'\\r\\n|\\n\\r|\\n\\n|\\[nr]$')
 ONLY_WHITESPACE = re.compile(r'(?:[^\\]|\\[nrt])*')
 #: An escape that spells a character of a name, read as that character; an
 #: escaped backslash is matched first, so that '\\xff' stays two characters.
-CHARACTER_ESCAPE = re.compile(r'\\\\|\\(?:x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|N\{[^}]*\})')
+#: Octal escapes spell one when they are the UTF-8 bytes of one (a lead byte,
+#: \302-\364, then its continuation bytes, \200-\277: '\342\200\223' is a
+#: dash), which numbered folders are not ('C:\data\2020' is \202 and a 0).
+CHARACTER_ESCAPE = re.compile(r"""\\\\|\\(?:x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|N\{[^}]*\}
+    |3[0-3][0-7]\\2[0-7]{2}|34[0-7](?:\\2[0-7]{2}){2}|36[0-4](?:\\2[0-7]{2}){3})""", re.VERBOSE)
 #: A NUL escape at the end of the text (after an even number of backslashes).
 TERMINATOR = re.compile(r'(?<!\\)(?:\\\\)*(\\(?:0{1,3}|x00|u0000|U00000000|N\{NULL\}))\Z')
 #: The value of a terminator: '\0', '\x00', '\000', '\u0000' all are NUL.
@@ -158,9 +162,10 @@ PATH_IN_TEXT = 'in text'
 _ESC501 = (rules.ESC501.code,)
 CHARACTER = rules.Exemption(
     'spelled-character', _ESC501,
-    'A backslash that spells a character (`\\x..`, `\\u....`, `\\U........`, `\\N{...}`) is never '
-    'a separator: the literal must read as a path with that character in a name.',
-    'text = text.rstrip(".\\u3002\\uff0e\\uff61")\n',
+    'A backslash that spells a character (`\\x..`, `\\u....`, `\\U........`, `\\N{...}`, or octal '
+    'escapes that are the UTF-8 bytes of one, `\\342\\200\\223`) is never a separator: the literal '
+    'must read as a path with that character in a name.',
+    'text = text.rstrip(".\\u3002\\uff0e\\uff61")\nDASH_LOG = u"build-\\342\\200\\223log.txt"\n',
 )
 TERMINATOR_NUL = rules.Exemption(
     'terminator', _ESC501,
@@ -332,7 +337,17 @@ def _shows_path(read: str, line: str) -> bool:
 
 
 def _spelled(match: re.Match[str]) -> str:
-    return match[0] if match[0] == '\\\\' else 'x'
+    """A character's name letter for an escape that spells one; an escaped
+    backslash as written, and octal escapes that are no UTF-8 (\\300\\200) too."""
+    text = match[0]
+    if text == '\\\\':
+        return text
+    if text[1] in '0123456789':
+        try:
+            bytes(int(octal, 8) for octal in text[1:].split('\\')).decode('utf-8')
+        except UnicodeDecodeError:
+            return text
+    return 'x'
 
 
 def judge(text: str, active: frozenset[str], begin: int = 0, end: int | None = None,

@@ -125,6 +125,10 @@ SILENCED = [
     ('s = s.rstrip(".\\u3002\\uff0e\\uff61")\n', 'spelled-character'),
     ("chars = '\\\\-0-9\\u00B7\\u0300-\\u036F'\n", 'spelled-character'),
     ("host = 'pyth\\xf6n.org'\n", 'spelled-character'),
+    # octal escapes that are a character's UTF-8 bytes (old code): an en dash, an e acute, an emoji
+    ('name = u"name-\\342\\200\\223.txt"\n', 'spelled-character'),
+    ("name = b'caf\\303\\251.txt'\n", 'spelled-character'),
+    ("name = 'run-\\360\\237\\230\\200.log'\n", 'spelled-character'),
     ("user = '.\\\\Administrator\\x00'\n", 'terminator'),
     ("ini = 'c:\\\\boot.ini\\0'\n", 'terminator'),
     ("folder = 'C:\\\\Users\\\\caf\\u00e9\\N{DEGREE SIGN}'\n", 'escaped-path'),
@@ -145,6 +149,20 @@ def test_look_alike_is_silenced_by(src, name):
     found, silenced = run(src)
     assert not found
     assert {item.exemption for item in silenced} == {name}
+
+
+@pytest.mark.parametrize('src, expected', [
+    # numbered folders: \202 and a 0, \201 and a 9 (no UTF-8 lead byte, nor continuation bytes)
+    ("x = 'C:\\data\\2020\\2019\\new.txt'\n", {'1:8 ESC301', '1:13 ESC501', '1:18 ESC501', '1:23 ESC501'}),
+    # a lead byte without its continuation bytes, and an overlong form (\300\200): no character
+    ("x = 'name-\\342\\200.txt'\n", {'1:11 ESC501', '1:15 ESC501'}),
+    ("x = 'name-\\300\\200.txt'\n", {'1:11 ESC501', '1:15 ESC501'}),
+    # a path with a character spelled in a name: its escapes are reported, as for \xe9
+    ("x = 'C:\\temp\\caf\\303\\251\\new.txt'\n",
+     {'1:8 ESC501', '1:13 ESC301', '1:17 ESC501', '1:21 ESC501', '1:25 ESC501'}),
+])
+def test_octal_escapes_that_spell_no_character_are_separators(src, expected):
+    assert run(src)[0] == expected
 
 
 def test_terminator_alone_is_silenced_in_a_path():
