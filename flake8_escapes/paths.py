@@ -39,6 +39,10 @@ _EXTENSION = r'\.[A-Za-z][A-Za-z0-9]{0,3}'
 #: A separator as the source spells it: one backslash, or two (a path written
 #: half escaped, 'c:\\stuff\temp', still holds a tab).
 _SEP = r'(?:\\\\?)'
+#: One separator, single, or doubled where the next character makes no escape
+#: (``\\Data``): the safe fixes double the backslash of ``\D``, which the
+#: value keeps, so both spellings are the one separator the author wrote.
+_KEPT_SEP = r'(?:\\(?!\\)|\\\\(?=[^\W0-7abfnrtvxuUN]|[.$~-]))'
 #: After a drive or a start: a forward slash too (mixed separators).
 _ANY_SEP = r'(?:\\\\?|/)'
 #: The long-path and device prefixes, \\?\ and \\.\, as written or doubled.
@@ -47,7 +51,7 @@ WINDOWS_PATH = re.compile(
     rf"""
     {_LONG}?[A-Za-z]:{_ANY_SEP}
         (?:{_KNOWN}(?:{_ANY_SEP}{_NAME}*)*|{_NAME}{{2,}}(?:{_ANY_SEP}{_NAME}+)+|{_NAME}+{_EXTENSION}){_ANY_SEP}?
-    | (?:{_LONG}UNC{_SEP}|\\\\(?:\\\\)?)[\w.$-]{{2,}}\\{_NAME}{{2,}}(?:\\{_NAME}{{2,}})+\\?
+    | (?:{_LONG}UNC{_SEP}|\\\\(?:\\\\)?)[\w.$-]{{2,}}{_KEPT_SEP}{_NAME}{{2,}}(?:{_KEPT_SEP}{_NAME}{{2,}})+\\?
     | \.{{1,2}}(?:{_ANY_SEP}{_NAME}+){{2,}}{_ANY_SEP}?
     | [\w.$-]+(?:{_SEP}[\w.$-]+)+{_EXTENSION}
     """,
@@ -96,10 +100,10 @@ SINGLE_VALID = re.compile(r'(?<!\\)\\[abfnrtv]')
 #: bracket or ``=``, then two or more names, or a name with an extension,
 #: joined by backslashes (``'Saved to C:\new\file.txt'``).  Only the escapes
 #: inside it are reported.
-IN_TEXT = re.compile(r"""(?:^|(?<=[\s(\[='"]))[A-Za-z]:\\(?!\\)
-    (?:(?:[\w.$~-]{2,}\\(?!\\))+(?:[\w.$~-]*\.[A-Za-z][A-Za-z0-9]{0,3}|[\w$~-][\w.$~-]*[\w$~-])
-      | [\w$~-][\w.$~-]*\.[A-Za-z][A-Za-z0-9]{0,3})
-    (?![\w.$~-]|\\[\w.$~-]{2})""", re.VERBOSE)
+IN_TEXT = re.compile(rf"""(?:^|(?<=[\s(\[='"]))[A-Za-z]:{_KEPT_SEP}
+    (?:(?:[\w.$~-]{{2,}}{_KEPT_SEP})+(?:[\w.$~-]*\.[A-Za-z][A-Za-z0-9]{{0,3}}|[\w$~-][\w.$~-]*[\w$~-])
+      | [\w$~-][\w.$~-]*\.[A-Za-z][A-Za-z0-9]{{0,3}})
+    (?![\w.$~-]|{_KEPT_SEP}[\w.$~-]{{2}})""", re.VERBOSE)
 #: **template-fields**: a ``%`` or ``{}`` field of a template, read as a name
 #: (``'%s\temp.txt' % root``), as an f-string's fields are.
 TEMPLATE_FIELD = re.compile(
@@ -139,6 +143,10 @@ ONLY_WHITESPACE = re.compile(r'(?:[^\\]|\\[nrt])*')
 #: dash), which numbered folders are not ('C:\data\2020' is \202 and a 0).
 CHARACTER_ESCAPE = re.compile(r"""\\\\|\\(?:x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|N\{[^}]*\}
     |3[0-3][0-7]\\2[0-7]{2}|34[0-7](?:\\2[0-7]{2}){2}|36[0-4](?:\\2[0-7]{2}){3})""", re.VERBOSE)
+#: A backslash and the character that makes it an escape (group 1), or none:
+#: a backslash the value keeps, whose escape the safe fixes double (ESC301, ESC302).
+STR_ESCAPE = re.compile(r'\\([\\\'"abfnrtv0-7xNuU\r\n]?)')
+BYTES_ESCAPE = re.compile(r'\\([\\\'"abfnrtv0-7x\r\n]?)')
 #: A NUL escape at the end of the text (after an even number of backslashes).
 TERMINATOR = re.compile(r'(?<!\\)(?:\\\\)*(\\(?:0{1,3}|x00|u0000|U00000000|N\{NULL\}))\Z')
 #: The value of a terminator: '\0', '\x00', '\000', '\u0000' all are NUL.
@@ -222,15 +230,17 @@ TEMPLATE_FIELDS = Finder(
 )
 DOUBLED_ELSEWHERE_RULE = Finder(
     'doubled-elsewhere',
-    'Names joined by backslashes, one of them written doubled before a letter that makes no escape '
-    '(`\\\\public`), are a path: a single backslash before another name is a separator too.',
-    'share = "\\\\\\\\fileserver\\\\public\\new"\n',
+    'Names joined by backslashes, one of them before a letter that makes no escape, written doubled '
+    '(`\\\\Acme`) or single (`\\Acme`: the value keeps it, and the safe fix doubles it), are a path: '
+    'a single backslash before another name is a separator too.',
+    'key = "Software\\\\Acme\\new"\n',
 )
 IN_TEXT_RULE = Finder(
     'anchored-in-text',
     'In a str literal, a drive in text (after a space, a quote, a bracket or `=`) followed by two names, '
-    'or a name with an extension, joined by single backslashes, is a path: its `\\n`, `\\t`, ... '
-    'escapes are reported, not the rest of the text.',
+    'or a name with an extension, joined by single backslashes (or doubled before a letter that makes no '
+    'escape, as the safe fix doubles `\\D`), is a path: its `\\n`, `\\t`, ... escapes are reported, '
+    'not the rest of the text.',
     'print("Saved to C:\\new\\file.txt")\n',
 )
 JOINED_NAMES_RULE = Finder(
@@ -350,12 +360,27 @@ def _spelled(match: re.Match[str]) -> str:
     return 'x'
 
 
+def as_fixed(text: str, is_bytes: bool = False) -> str:
+    """The text as the safe fixes spell it: the backslash of each escape that
+    starts none (``\\A``, which the value keeps) doubled (``\\\\A``)."""
+    return (BYTES_ESCAPE if is_bytes else STR_ESCAPE).sub(_doubled_if_kept, text)
+
+
+def _doubled_if_kept(match: re.Match[str]) -> str:
+    return match[0] if match[1] else '\\\\'
+
+
 def judge(text: str, active: frozenset[str], begin: int = 0, end: int | None = None,
           is_bytes: bool = False) -> Verdict:
     """The verdict on a whole literal's text, ``text[begin:end]`` (an
-    f-string's fields read as names).  ``active`` names the exemptions in force.
+    f-string's fields read as names), read as the safe fixes spell it
+    (``as_fixed``: the verdict is the same before and after them).
+    ``active`` names the exemptions in force.
     """
     end = len(text) if end is None else end
+    if '\\' in text:
+        text = as_fixed(text[begin:end], is_bytes)
+        begin, end = 0, len(text)
     kind, finder = find_path(text, begin, end)
     if not kind:
         kind, finder, text, begin, end = _found_in_text(text, begin, end, is_bytes)

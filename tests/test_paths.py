@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from flake8_escapes import apis, check as check_command, checks, paths, source
+from flake8_escapes import apis, check as check_command, checks, fix, paths, source
 from helpers import data_cases, labeled_score, processor_for, results
 from test_docs import readme_section
 from test_flake8 import flake8
@@ -312,6 +312,9 @@ PATH_FORMS = [
     'logs\\\\%s\\new', '\\\\\\\\fileserver\\\\public\\new', 'logs\\\\public\\new',       # doubled-elsewhere
     'Saved to C:\\new\\file.txt', 'x=C:\\temp\\new.log', '(C:\\data\\new.txt)',           # anchored-in-text
     'logs\\training', 'my a\\training', 'data\\new-%s', 'ab-\\new', 'dir.v2\\new',      # joined-names
+    # as the safe fixes spell a kept backslash (\\A for \A): read as the single one
+    'Software\\\\Acme\\new', 'Saved to C:\\\\Data\\new.txt', '\\\\srv\\\\Acme\\new', 'C:\\\\Data\\new',
+    'x=C:\\new\\\\Data\\y.txt',
 ]
 
 #: Where the literal stands: ``{0}`` is the literal, ``{1}`` what follows it (a template's ``%``).
@@ -382,3 +385,87 @@ def test_row_hints_keep_generated_literals(form, use, quote):
     whole, plugin, parsed_by_check = row_hint_gaps(src)
     assert plugin == whole, src
     assert parsed_by_check or not whole, src
+
+
+# A safe fix keeps ESC501's verdict (issue 34) -----------------------------------------------------
+#
+# The safe fixes double the backslash of an escape that starts none (``\A``: ESC301), so that
+# ``"Software\Acme\new"`` becomes ``"Software\\Acme\new"``, the same value.  The judge reads the
+# literal as the safe fix spells it, so that ESC501 says the same of both: a doubled separator the
+# fixer wrote is the single one the author wrote.
+
+def esc501_escapes(src: str) -> list[tuple[int, str]]:
+    """(line, escape) of each ESC501 report of ``src``, in the order they stand."""
+    processor = processor_for(lines=io.StringIO(src, newline=None).readlines())
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore', SyntaxWarning)
+        warnings.simplefilter('ignore', DeprecationWarning)
+        tree, tokens = processor.build_ast(), processor.file_tokens
+    return sorted((report.line, report.col, report.fields['escape'])
+                  for report in checks.all_reports(tree, tokens, processor.lines, ())
+                  if report.code == 'ESC501')
+
+
+def _verdicts_before_and_after_safe_fix(src: str) -> tuple[list[tuple[int, str]], list[tuple[int, str]]]:
+    after = fix.fix_text(src, set(fix.SAFE)).text
+    assert after != src, src  # each case holds an escape the safe fixes respell
+    return ([(line, escape) for line, _, escape in esc501_escapes(src)],
+            [(line, escape) for line, _, escape in esc501_escapes(after)])
+
+
+#: (source, its ESC501 escapes, before the safe fix and after it), each with a kept backslash (\A, \D, ...).
+SAFE_FIX_CASES = [
+    # doubled-elsewhere once doubled: a kept backslash is a separator before the fix too
+    ('key = "Software\\Acme\\new"\n', [(1, '\\n')]),
+    ('import winreg\nwinreg.OpenKey(HKLM, "Software\\Microsoft\\Windows\\tools")\n', [(2, '\\t')]),
+    ('share = "\\\\\\\\fileserver\\Public\\new"\n', [(1, '\\n')]),
+    # anchored-in-text: a drive's or a name's separator doubled by the fix is still one
+    ('print("Saved to C:\\Data\\new.txt")\n', [(1, '\\n')]),
+    ('print("Saved to C:\\new\\Data\\file.txt")\n', [(1, '\\n'), (1, '\\f')]),
+    # a UNC path whose share or folder starts with a kept backslash
+    ('share = "\\\\srv\\Acme\\new"\n', [(1, '\\n')]),
+    ('share = "\\\\srv\\new\\Docs"\n', [(1, '\\n')]),
+    # whole paths and a template: the same before and after (both spellings were read alike)
+    ('path = "C:\\Data\\new.txt"\n', [(1, '\\n')]),
+    ('open("%s\\Sub\\temp.txt" % root)\n', [(1, '\\t')]),
+    # escaped-path: every separator doubled once fixed, the spelled character is meant
+    ('folder = "C:\\Dev\\caf\\xe9"\n', []),
+    # not a path before the fix, nor after it
+    ('pattern = "ab\\d+\\n"\n', []),
+    ('text = "Q:\\Sorry\\n"\n', []),
+    ('row = "%s\\d\\t%s" % (a, b)\n', []),
+]
+
+
+@pytest.mark.parametrize('src, expected', SAFE_FIX_CASES)
+def test_a_safe_fix_keeps_the_esc501_verdict(src, expected):
+    before, after = _verdicts_before_and_after_safe_fix(src)
+    assert before == after == expected
+
+
+#: ``PATH_PARTS`` and parts with a backslash the value keeps, which the safe fixes double.
+KEPT_PARTS = PATH_PARTS + ['\\Acme', '\\Data', '\\\\Acme', '\\_x', '\\9', '\\.', '\\-', '\\$', '\\%s', '\\ ']
+
+
+@settings(max_examples=200, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.sampled_from(KEPT_PARTS), min_size=1, max_size=7).map(''.join),
+       st.sampled_from(PATH_USES), st.sampled_from(["'", "'''", "b'"]))
+def test_a_safe_fix_keeps_the_esc501_verdict_of_generated_literals(form, use, quote):
+    """ESC501 reports the same escapes before and after the safe fixes, and no safe fix is held back
+    for hiding an ESC501."""
+    if quote == "b'":
+        if '{' in form:
+            return
+        src = PATH_HEAD + use.format(f"b'{form}'", '')
+    else:
+        src = _use(form, use, quote)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter('ignore')  # the compiler's own escape warnings
+            compile(src, '<generated>', 'exec')
+    except SyntaxError:  # a part such as '\\' before the closing quote
+        return
+    result = fix.fix_text(src, set(fix.SAFE))
+    assert not [item for item in result.left_alone if 'ESC501' in item.reason], src
+    assert ([(line, escape) for line, _, escape in esc501_escapes(src)]
+            == [(line, escape) for line, _, escape in esc501_escapes(result.text)]), (src, result.text)
