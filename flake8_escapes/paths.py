@@ -147,6 +147,9 @@ CHARACTER_ESCAPE = re.compile(r"""\\\\|\\(?:x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-
 #: a backslash the value keeps, whose escape the safe fixes double (ESC301, ESC302).
 STR_ESCAPE = re.compile(r'\\([\\\'"abfnrtv0-7xNuU\r\n]?)')
 BYTES_ESCAPE = re.compile(r'\\([\\\'"abfnrtv0-7x\r\n]?)')
+#: Where such a backslash may stand (in C: most texts hold none).
+STR_KEPT = re.compile(r'\\(?:[^\\\'"abfnrtv0-7xNuU\r\n]|\Z)')
+BYTES_KEPT = re.compile(r'\\(?:[^\\\'"abfnrtv0-7x\r\n]|\Z)')
 #: A NUL escape at the end of the text (after an even number of backslashes).
 TERMINATOR = re.compile(r'(?<!\\)(?:\\\\)*(\\(?:0{1,3}|x00|u0000|U00000000|N\{NULL\}))\Z')
 #: The value of a terminator: '\0', '\x00', '\000', '\u0000' all are NUL.
@@ -363,6 +366,8 @@ def _spelled(match: re.Match[str]) -> str:
 def as_fixed(text: str, is_bytes: bool = False) -> str:
     """The text as the safe fixes spell it: the backslash of each escape that
     starts none (``\\A``, which the value keeps) doubled (``\\\\A``)."""
+    if (BYTES_KEPT if is_bytes else STR_KEPT).search(text) is None:
+        return text
     return (BYTES_ESCAPE if is_bytes else STR_ESCAPE).sub(_doubled_if_kept, text)
 
 
@@ -378,9 +383,10 @@ def judge(text: str, active: frozenset[str], begin: int = 0, end: int | None = N
     ``active`` names the exemptions in force.
     """
     end = len(text) if end is None else end
-    if '\\' in text:
-        text = as_fixed(text[begin:end], is_bytes)
-        begin, end = 0, len(text)
+    if '\\' in text:  # a token's prefix and quotes hold none: its body's end moves
+        fixed = as_fixed(text, is_bytes)
+        end += len(fixed) - len(text)
+        text = fixed
     kind, finder = find_path(text, begin, end)
     if not kind:
         kind, finder, text, begin, end = _found_in_text(text, begin, end, is_bytes)
