@@ -327,25 +327,29 @@ def may_hold_path(line: str) -> bool:
     shows where it starts or ends there (``PATH_START``,
     ``LONG_DRIVE``, ``PATH_END``), or shows what a finder needs.  An
     f-string's fields are read as names (``fstring_view``): a row with a
-    brace may hold anything.  A template's ``%`` fields are read as names,
-    as ``template-fields`` reads them (``'\\reports.%s'`` ends in an
-    extension): the row is read again with its fields read so.
+    brace may hold anything; a template's ``%`` fields too
+    (``template_shows_path``).
     """
-    if '{' in line or '}' in line or _shows_path(line, line):
-        return True
-    # a field holds no quote, so the row's fields are those of its literals
-    return '%' in line and _shows_path(TEMPLATE_FIELD.sub('XX', line), line)
+    return ('{' in line or '}' in line or PATH_START.search(line) is not None
+            or ('.' in line and PATH_END.search(line) is not None)
+            or (':' in line and (LONG_DRIVE.search(line) is not None
+                                 or DRIVE_IN_TEXT.search(line) is not None))
+            or ('\\\\' in line and DOUBLED_SEPARATOR.search(line) is not None
+                and SINGLE_VALID.search(line) is not None)
+            or (NAME_ESCAPE_NAME.search(line) is not None and PATH_CUE.search(line) is not None)
+            or ('%' in line and template_shows_path(line)))
 
 
-def _shows_path(read: str, line: str) -> bool:
-    """``may_hold_path`` for a row as ``read`` (its template fields read as
-    names, or not); ``joined-names`` asks ``PATH_CUE`` of the row as written."""
-    return (PATH_START.search(read) is not None
-            or ('.' in read and PATH_END.search(read) is not None)
-            or (':' in read and (LONG_DRIVE.search(read) is not None
-                                 or DRIVE_IN_TEXT.search(read) is not None))
-            or ('\\\\' in read and DOUBLED_SEPARATOR.search(read) is not None
-                and SINGLE_VALID.search(read) is not None)
+def template_shows_path(line: str) -> bool:
+    """``may_hold_path`` for a row whose ``%`` fields are read as names, as
+    ``template-fields`` reads them (a field holds no quote, so the row's
+    fields are its literals').  A field read as ``XX`` makes no drive, start
+    or backslash: only an extension (``'\\reports.%s'``), a doubled separator
+    before a letter (``'logs\\\\%s\\new'``) or a name beside an escape
+    (``'logs\\t%s'``) can show where the row as written shows none."""
+    read = TEMPLATE_FIELD.sub('XX', line)
+    return (PATH_END.search(read) is not None
+            or (DOUBLED_SEPARATOR.search(read) is not None and SINGLE_VALID.search(read) is not None)
             or (NAME_ESCAPE_NAME.search(read) is not None and PATH_CUE.search(line) is not None))
 
 
