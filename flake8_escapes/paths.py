@@ -39,6 +39,10 @@ _EXTENSION = r'\.[A-Za-z][A-Za-z0-9]{0,3}'
 #: A separator as the source spells it: one backslash, or two (a path written
 #: half escaped, 'c:\\stuff\temp', still holds a tab).
 _SEP = r'(?:\\\\?)'
+#: One separator, single, or doubled where the next character makes no escape
+#: (``\\Data``): the safe fixes double the backslash of ``\D``, which the
+#: value keeps, so both spellings are the one separator the author wrote.
+_KEPT_SEP = r'(?:\\(?!\\)|\\\\(?=[^\W0-7abfnrtvxuUN]|[.$~-]))'
 #: After a drive or a start: a forward slash too (mixed separators).
 _ANY_SEP = r'(?:\\\\?|/)'
 #: The long-path and device prefixes, \\?\ and \\.\, as written or doubled.
@@ -47,7 +51,7 @@ WINDOWS_PATH = re.compile(
     rf"""
     {_LONG}?[A-Za-z]:{_ANY_SEP}
         (?:{_KNOWN}(?:{_ANY_SEP}{_NAME}*)*|{_NAME}{{2,}}(?:{_ANY_SEP}{_NAME}+)+|{_NAME}+{_EXTENSION}){_ANY_SEP}?
-    | (?:{_LONG}UNC{_SEP}|\\\\(?:\\\\)?)[\w.$-]{{2,}}\\{_NAME}{{2,}}(?:\\{_NAME}{{2,}})+\\?
+    | (?:{_LONG}UNC{_SEP}|\\\\(?:\\\\)?)[\w.$-]{{2,}}{_KEPT_SEP}{_NAME}{{2,}}(?:{_KEPT_SEP}{_NAME}{{2,}})+\\?
     | \.{{1,2}}(?:{_ANY_SEP}{_NAME}+){{2,}}{_ANY_SEP}?
     | [\w.$-]+(?:{_SEP}[\w.$-]+)+{_EXTENSION}
     """,
@@ -96,10 +100,10 @@ SINGLE_VALID = re.compile(r'(?<!\\)\\[abfnrtv]')
 #: bracket or ``=``, then two or more names, or a name with an extension,
 #: joined by backslashes (``'Saved to C:\new\file.txt'``).  Only the escapes
 #: inside it are reported.
-IN_TEXT = re.compile(r"""(?:^|(?<=[\s(\[='"]))[A-Za-z]:\\(?!\\)
-    (?:(?:[\w.$~-]{2,}\\(?!\\))+(?:[\w.$~-]*\.[A-Za-z][A-Za-z0-9]{0,3}|[\w$~-][\w.$~-]*[\w$~-])
-      | [\w$~-][\w.$~-]*\.[A-Za-z][A-Za-z0-9]{0,3})
-    (?![\w.$~-]|\\[\w.$~-]{2})""", re.VERBOSE)
+IN_TEXT = re.compile(rf"""(?:^|(?<=[\s(\[='"]))[A-Za-z]:{_KEPT_SEP}
+    (?:(?:[\w.$~-]{{2,}}{_KEPT_SEP})+(?:[\w.$~-]*\.[A-Za-z][A-Za-z0-9]{{0,3}}|[\w$~-][\w.$~-]*[\w$~-])
+      | [\w$~-][\w.$~-]*\.[A-Za-z][A-Za-z0-9]{{0,3}})
+    (?![\w.$~-]|{_KEPT_SEP}[\w.$~-]{{2}})""", re.VERBOSE)
 #: **template-fields**: a ``%`` or ``{}`` field of a template, read as a name
 #: (``'%s\temp.txt' % root``), as an f-string's fields are.
 TEMPLATE_FIELD = re.compile(
@@ -123,8 +127,9 @@ PATH_END = re.compile(r"""\.[A-Za-z][A-Za-z0-9]{0,3}['"]""")     # a file name's
 #: A drive after the row's start (a row of a multi-row literal), a space, a
 #: bracket or ``=``; written from its ``:\\``, which ``re`` scans for fast.
 DRIVE_IN_TEXT = re.compile(r""":\\(?<=[A-Za-z]:\\)(?<![^\s(\[=][A-Za-z]:\\)""")
-#: (Each written to start with its backslash, which ``re`` scans for fast.)
-NAME_ESCAPE_NAME = re.compile(r'\\[abfnrtv](?<=(?:[\w.$~-][\w.$~-]|[%)]\w)\\[abfnrtv])[\w.$~-]')
+#: (Written to start with its backslash, which ``re`` scans for fast.)  A name
+#: of two characters or more, or words with spaces (``My a``), ends before it.
+NAME_ESCAPE_NAME = re.compile(r'\\[abfnrtv](?<=[\w.$~ -][\w.$~-]\\[abfnrtv])[\w.$~-]')
 
 
 #: Line ends spelled as text: a protocol line or a paragraph, not a path.
@@ -133,7 +138,18 @@ LINE_ENDS = re.compile(r'\\r\\n|\\n\\r|\\n\\n|\\[nr]$')
 ONLY_WHITESPACE = re.compile(r'(?:[^\\]|\\[nrt])*')
 #: An escape that spells a character of a name, read as that character; an
 #: escaped backslash is matched first, so that '\\xff' stays two characters.
-CHARACTER_ESCAPE = re.compile(r'\\\\|\\(?:x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|N\{[^}]*\})')
+#: Octal escapes spell one when they are the UTF-8 bytes of one (a lead byte,
+#: \302-\364, then its continuation bytes, \200-\277: '\342\200\223' is a
+#: dash), which numbered folders are not ('C:\data\2020' is \202 and a 0).
+CHARACTER_ESCAPE = re.compile(r"""\\\\|\\(?:x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|N\{[^}]*\}
+    |3[0-3][0-7]\\2[0-7]{2}|34[0-7](?:\\2[0-7]{2}){2}|36[0-4](?:\\2[0-7]{2}){3})""", re.VERBOSE)
+#: A backslash and the character that makes it an escape (group 1), or none:
+#: a backslash the value keeps, whose escape the safe fixes double (ESC301, ESC302).
+STR_ESCAPE = re.compile(r'\\([\\\'"abfnrtv0-7xNuU\r\n]?)')
+BYTES_ESCAPE = re.compile(r'\\([\\\'"abfnrtv0-7x\r\n]?)')
+#: Where such a backslash may stand (in C: most texts hold none).
+STR_KEPT = re.compile(r'\\(?:[^\\\'"abfnrtv0-7xNuU\r\n]|\Z)')
+BYTES_KEPT = re.compile(r'\\(?:[^\\\'"abfnrtv0-7x\r\n]|\Z)')
 #: A NUL escape at the end of the text (after an even number of backslashes).
 TERMINATOR = re.compile(r'(?<!\\)(?:\\\\)*(\\(?:0{1,3}|x00|u0000|U00000000|N\{NULL\}))\Z')
 #: The value of a terminator: '\0', '\x00', '\000', '\u0000' all are NUL.
@@ -157,9 +173,10 @@ PATH_IN_TEXT = 'in text'
 _ESC501 = (rules.ESC501.code,)
 CHARACTER = rules.Exemption(
     'spelled-character', _ESC501,
-    'A backslash that spells a character (`\\x..`, `\\u....`, `\\U........`, `\\N{...}`) is never '
-    'a separator: the literal must read as a path with that character in a name.',
-    'text = text.rstrip(".\\u3002\\uff0e\\uff61")\n',
+    'A backslash that spells a character (`\\x..`, `\\u....`, `\\U........`, `\\N{...}`, or octal '
+    'escapes that are the UTF-8 bytes of one, `\\342\\200\\223`) is never a separator: the literal '
+    'must read as a path with that character in a name.',
+    'text = text.rstrip(".\\u3002\\uff0e\\uff61")\nDASH_LOG = u"build-\\342\\200\\223log.txt"\n',
 )
 TERMINATOR_NUL = rules.Exemption(
     'terminator', _ESC501,
@@ -216,15 +233,17 @@ TEMPLATE_FIELDS = Finder(
 )
 DOUBLED_ELSEWHERE_RULE = Finder(
     'doubled-elsewhere',
-    'Names joined by backslashes, one of them written doubled before a letter that makes no escape '
-    '(`\\\\public`), are a path: a single backslash before another name is a separator too.',
-    'share = "\\\\\\\\fileserver\\\\public\\new"\n',
+    'Names joined by backslashes, one of them before a letter that makes no escape, written doubled '
+    '(`\\\\Acme`) or single (`\\Acme`: the value keeps it, and the safe fix doubles it), are a path: '
+    'a single backslash before another name is a separator too.',
+    'key = "Software\\\\Acme\\new"\n',
 )
 IN_TEXT_RULE = Finder(
     'anchored-in-text',
     'In a str literal, a drive in text (after a space, a quote, a bracket or `=`) followed by two names, '
-    'or a name with an extension, joined by single backslashes, is a path: its `\\n`, `\\t`, ... '
-    'escapes are reported, not the rest of the text.',
+    'or a name with an extension, joined by single backslashes (or doubled before a letter that makes no '
+    'escape, as the safe fix doubles `\\D`), is a path: its `\\n`, `\\t`, ... escapes are reported, '
+    'not the rest of the text.',
     'print("Saved to C:\\new\\file.txt")\n',
 )
 JOINED_NAMES_RULE = Finder(
@@ -306,8 +325,10 @@ def may_hold_path(line: str) -> bool:
     of the row?  False only when none can: a path's text (``path_kind``)
     holds no line break, so it stands on one row, quotes included, and
     shows where it starts or ends there (``PATH_START``,
-    ``LONG_DRIVE``, ``PATH_END``).  An f-string's fields are read as names
-    (``fstring_view``): a row with a brace may hold anything.
+    ``LONG_DRIVE``, ``PATH_END``), or shows what a finder needs.  An
+    f-string's fields are read as names (``fstring_view``): a row with a
+    brace may hold anything; a template's ``%`` fields too
+    (``template_shows_path``).
     """
     return ('{' in line or '}' in line or PATH_START.search(line) is not None
             or ('.' in line and PATH_END.search(line) is not None)
@@ -315,19 +336,61 @@ def may_hold_path(line: str) -> bool:
                                  or DRIVE_IN_TEXT.search(line) is not None))
             or ('\\\\' in line and DOUBLED_SEPARATOR.search(line) is not None
                 and SINGLE_VALID.search(line) is not None)
-            or (NAME_ESCAPE_NAME.search(line) is not None and PATH_CUE.search(line) is not None))
+            or (NAME_ESCAPE_NAME.search(line) is not None and PATH_CUE.search(line) is not None)
+            or ('%' in line and template_shows_path(line)))
+
+
+def template_shows_path(line: str) -> bool:
+    """``may_hold_path`` for a row whose ``%`` fields are read as names, as
+    ``template-fields`` reads them (a field holds no quote, so the row's
+    fields are its literals').  A field read as ``XX`` makes no drive, start
+    or backslash: only an extension (``'\\reports.%s'``), a doubled separator
+    before a letter (``'logs\\\\%s\\new'``) or a name beside an escape
+    (``'logs\\t%s'``) can show where the row as written shows none."""
+    read = TEMPLATE_FIELD.sub('XX', line)
+    return (PATH_END.search(read) is not None
+            or (DOUBLED_SEPARATOR.search(read) is not None and SINGLE_VALID.search(read) is not None)
+            or (NAME_ESCAPE_NAME.search(read) is not None and PATH_CUE.search(line) is not None))
 
 
 def _spelled(match: re.Match[str]) -> str:
-    return match[0] if match[0] == '\\\\' else 'x'
+    """A character's name letter for an escape that spells one; an escaped
+    backslash as written, and octal escapes that are no UTF-8 (\\300\\200) too."""
+    text = match[0]
+    if text == '\\\\':
+        return text
+    if text[1] in '0123456789':
+        try:
+            bytes(int(octal, 8) for octal in text[1:].split('\\')).decode('utf-8')
+        except UnicodeDecodeError:
+            return text
+    return 'x'
+
+
+def as_fixed(text: str, is_bytes: bool = False) -> str:
+    """The text as the safe fixes spell it: the backslash of each escape that
+    starts none (``\\A``, which the value keeps) doubled (``\\\\A``)."""
+    if (BYTES_KEPT if is_bytes else STR_KEPT).search(text) is None:
+        return text
+    return (BYTES_ESCAPE if is_bytes else STR_ESCAPE).sub(_doubled_if_kept, text)
+
+
+def _doubled_if_kept(match: re.Match[str]) -> str:
+    return match[0] if match[1] else '\\\\'
 
 
 def judge(text: str, active: frozenset[str], begin: int = 0, end: int | None = None,
           is_bytes: bool = False) -> Verdict:
     """The verdict on a whole literal's text, ``text[begin:end]`` (an
-    f-string's fields read as names).  ``active`` names the exemptions in force.
+    f-string's fields read as names), read as the safe fixes spell it
+    (``as_fixed``: the verdict is the same before and after them).
+    ``active`` names the exemptions in force.
     """
     end = len(text) if end is None else end
+    if '\\' in text:  # a token's prefix and quotes hold none: its body's end moves
+        fixed = as_fixed(text, is_bytes)
+        end += len(fixed) - len(text)
+        text = fixed
     kind, finder = find_path(text, begin, end)
     if not kind:
         kind, finder, text, begin, end = _found_in_text(text, begin, end, is_bytes)

@@ -9,8 +9,10 @@ import io
 import warnings
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
-from flake8_escapes import apis, checks, paths, source
+from flake8_escapes import apis, check as check_command, checks, fix, paths, source
 from helpers import data_cases, labeled_score, processor_for, results
 from test_docs import readme_section
 from test_flake8 import flake8
@@ -123,6 +125,10 @@ SILENCED = [
     ('s = s.rstrip(".\\u3002\\uff0e\\uff61")\n', 'spelled-character'),
     ("chars = '\\\\-0-9\\u00B7\\u0300-\\u036F'\n", 'spelled-character'),
     ("host = 'pyth\\xf6n.org'\n", 'spelled-character'),
+    # octal escapes that are a character's UTF-8 bytes (old code): an en dash, an e acute, an emoji
+    ('name = u"name-\\342\\200\\223.txt"\n', 'spelled-character'),
+    ("name = b'caf\\303\\251.txt'\n", 'spelled-character'),
+    ("name = 'run-\\360\\237\\230\\200.log'\n", 'spelled-character'),
     ("user = '.\\\\Administrator\\x00'\n", 'terminator'),
     ("ini = 'c:\\\\boot.ini\\0'\n", 'terminator'),
     ("folder = 'C:\\\\Users\\\\caf\\u00e9\\N{DEGREE SIGN}'\n", 'escaped-path'),
@@ -143,6 +149,20 @@ def test_look_alike_is_silenced_by(src, name):
     found, silenced = run(src)
     assert not found
     assert {item.exemption for item in silenced} == {name}
+
+
+@pytest.mark.parametrize('src, expected', [
+    # numbered folders: \202 and a 0, \201 and a 9 (no UTF-8 lead byte, nor continuation bytes)
+    ("x = 'C:\\data\\2020\\2019\\new.txt'\n", {'1:8 ESC301', '1:13 ESC501', '1:18 ESC501', '1:23 ESC501'}),
+    # a lead byte without its continuation bytes, and an overlong form (\300\200): no character
+    ("x = 'name-\\342\\200.txt'\n", {'1:11 ESC501', '1:15 ESC501'}),
+    ("x = 'name-\\300\\200.txt'\n", {'1:11 ESC501', '1:15 ESC501'}),
+    # a path with a character spelled in a name: its escapes are reported, as for \xe9
+    ("x = 'C:\\temp\\caf\\303\\251\\new.txt'\n",
+     {'1:8 ESC501', '1:13 ESC301', '1:17 ESC501', '1:21 ESC501', '1:25 ESC501'}),
+])
+def test_octal_escapes_that_spell_no_character_are_separators(src, expected):
+    assert run(src)[0] == expected
 
 
 def test_terminator_alone_is_silenced_in_a_path():
@@ -270,3 +290,182 @@ def test_no_esc501_on_a_row_source_leaves_unread(src):
     # reported on the whole file's tokens (``run``), not through the rows under test
     reported = {int(item.split(':')[0]) for item in run(src)[0] if item.endswith('ESC501')}
     assert reported <= rows, (src, reported, rows)
+
+
+# The row hints against the full tokens, over generated path literals (issue 34) ------------------
+#
+# ``source.reportable_rows`` keeps a row with only everyday escapes (``\n``, ``\t``) when
+# ``paths.may_hold_path`` says a literal there may be a path.  That hint must accept every form the
+# finders accept: the plugin (row hints) and the whole file's tokens must give the same reports, and
+# ``check`` must not skip a file the tokens report.  The literals are built from each finder's form,
+# with template fields (``%s``, ``%(ext)s``, ``{}``) standing for names and extensions, and put in
+# path APIs and assignments, on the call's row or on a continuation row.
+
+#: Literal bodies (as the source spells them), one or more of each finder's form.
+PATH_FORMS = [
+    'C:\\new\\data.txt', 'C:\\temp', 'C:/Users/me\\new.txt', '\\\\\\\\?\\\\C:\\new\\y.txt',   # whole path
+    '\\\\server\\share\\new', '..\\training\\new_memo.doc', '.\\new', 'logs\\backup\\new.txt',
+    '\\new.csv', 'C:\\new',
+    '\\reports.%s', '\\training.%d', '\\training.%(ext)s', 'logs\\new.%s', 'logs\\new.t%s',  # template
+    '\\new.%s%s', '%s\\temp.txt', '%(root)s\\new_run', '%-8s\\new_run', '% s\\new_run', '%+d\\new_run',
+    '%#x\\new_run', 'logs\\t%s', 'run\\b%s\\y.txt', '{}\\new', '{0!r}\\new_run', '{root}\\new.{ext}',
+    'logs\\\\%s\\new', '\\\\\\\\fileserver\\\\public\\new', 'logs\\\\public\\new',       # doubled-elsewhere
+    'Saved to C:\\new\\file.txt', 'x=C:\\temp\\new.log', '(C:\\data\\new.txt)',           # anchored-in-text
+    'logs\\training', 'my a\\training', 'data\\new-%s', 'ab-\\new', 'dir.v2\\new',      # joined-names
+    # as the safe fixes spell a kept backslash (\\A for \A): read as the single one
+    'Software\\\\Acme\\new', 'Saved to C:\\\\Data\\new.txt', '\\\\srv\\\\Acme\\new', 'C:\\\\Data\\new',
+    'x=C:\\new\\\\Data\\y.txt',
+]
+
+#: Where the literal stands: ``{0}`` is the literal, ``{1}`` what follows it (a template's ``%``).
+PATH_USES = [
+    'open({0}{1})\n', 'shutil.copy(src, {0}{1})\n', 'p = Path.home() / {0}{1}\n', 'name = {0}{1}\n',
+    'os.path.join(root,\n             {0}{1})\n', 'os.makedirs(\n    {0}{1},\n    exist_ok=True)\n',
+    'x = (root +\n     {0}{1})\n', 'print("done",\n      {0}{1})\n', 'y = [\n    "a",  {0}{1}\n]\n',
+]
+PATH_HEAD = 'import os, shutil\nfrom os.path import join\nfrom pathlib import Path\n'
+
+
+def _use(form: str, use: str, quote: str) -> str:
+    after = ' % ext' if '%' in form else '.format(x)' if '{' in form else ''
+    return PATH_HEAD + use.format(f'{quote}{form}{quote}', after)
+
+
+def row_hint_gaps(src: str) -> tuple[set[str], set[str], bool]:
+    """(the whole file's tokens' reports, the plugin's, does ``check`` parse the file)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore', SyntaxWarning)
+        warnings.simplefilter('ignore', DeprecationWarning)
+        whole = run(src)[0]
+        plugin = results(src)
+    lines = io.StringIO(src, newline=None).readlines()
+    return whole, plugin, check_command.may_report(lines, source.reportable_rows(lines))
+
+
+GENERATED_USES = [(form, use, quote) for form in PATH_FORMS for use in PATH_USES for quote in ("'", '"')]
+
+
+def test_generated_path_forms_are_reported_where_opened():
+    """Each form above is a path in ``open(...)``: it gets ESC501 on the whole file's tokens (a test
+    that compared empty sets would prove nothing)."""
+    quiet = [form for form in PATH_FORMS if not any(
+        item.endswith('ESC501') for item in row_hint_gaps(_use(form, PATH_USES[0], "'"))[0])]
+    assert not quiet
+
+
+@pytest.mark.parametrize('form, use, quote', GENERATED_USES)
+def test_row_hints_keep_every_generated_path_form(form, use, quote):
+    src = _use(form, use, quote)
+    whole, plugin, parsed_by_check = row_hint_gaps(src)
+    assert plugin == whole, src
+    assert parsed_by_check or not whole, src
+
+
+#: Parts a generated literal is joined from: drives, starts, separators, names, escapes, fields, extensions.
+PATH_PARTS = [
+    'C:', '\\\\\\\\', '\\\\', '\\', '/', '.', '..', 'logs', 'My a', 'ab', 'x', 'new', '\\new', '\\t',
+    '\\training', '\\b', '\\reports', '%s', '%d', '%(ext)s', '% s', '%+d', '%.2f', '{}', '{x}', '.txt', '.t',
+    ' ', 'Saved to ', '=', '(', '-', '~', '$', '\\\\public', '\\a', '\\v', '\\f', '\\r', '\\n', ':',
+    '2020', '\\x41', '\\u00e9', '?', 'Program Files', 'temp',
+]
+
+
+@settings(max_examples=300, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.sampled_from(PATH_PARTS), min_size=1, max_size=7).map(''.join),
+       st.sampled_from(PATH_USES), st.sampled_from(["'", '"', "'''"]))
+def test_row_hints_keep_generated_literals(form, use, quote):
+    """Literals joined from path parts at random: the plugin reports what the whole file's tokens report."""
+    src = _use(form, use, quote)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter('ignore')  # the compiler's own escape warnings
+            compile(src, '<generated>', 'exec')
+    except SyntaxError:  # a part such as '\\' before the closing quote
+        return
+    whole, plugin, parsed_by_check = row_hint_gaps(src)
+    assert plugin == whole, src
+    assert parsed_by_check or not whole, src
+
+
+# A safe fix keeps ESC501's verdict (issue 34) -----------------------------------------------------
+#
+# The safe fixes double the backslash of an escape that starts none (``\A``: ESC301), so that
+# ``"Software\Acme\new"`` becomes ``"Software\\Acme\new"``, the same value.  The judge reads the
+# literal as the safe fix spells it, so that ESC501 says the same of both: a doubled separator the
+# fixer wrote is the single one the author wrote.
+
+def esc501_escapes(src: str) -> list[tuple[int, str]]:
+    """(line, escape) of each ESC501 report of ``src``, in the order they stand."""
+    processor = processor_for(lines=io.StringIO(src, newline=None).readlines())
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore', SyntaxWarning)
+        warnings.simplefilter('ignore', DeprecationWarning)
+        tree, tokens = processor.build_ast(), processor.file_tokens
+    return sorted((report.line, report.col, report.fields['escape'])
+                  for report in checks.all_reports(tree, tokens, processor.lines, ())
+                  if report.code == 'ESC501')
+
+
+def _verdicts_before_and_after_safe_fix(src: str) -> tuple[list[tuple[int, str]], list[tuple[int, str]]]:
+    after = fix.fix_text(src, set(fix.SAFE)).text
+    assert after != src, src  # each case holds an escape the safe fixes respell
+    return ([(line, escape) for line, _, escape in esc501_escapes(src)],
+            [(line, escape) for line, _, escape in esc501_escapes(after)])
+
+
+#: (source, its ESC501 escapes, before the safe fix and after it), each with a kept backslash (\A, \D, ...).
+SAFE_FIX_CASES = [
+    # doubled-elsewhere once doubled: a kept backslash is a separator before the fix too
+    ('key = "Software\\Acme\\new"\n', [(1, '\\n')]),
+    ('import winreg\nwinreg.OpenKey(HKLM, "Software\\Microsoft\\Windows\\tools")\n', [(2, '\\t')]),
+    ('share = "\\\\\\\\fileserver\\Public\\new"\n', [(1, '\\n')]),
+    # anchored-in-text: a drive's or a name's separator doubled by the fix is still one
+    ('print("Saved to C:\\Data\\new.txt")\n', [(1, '\\n')]),
+    ('print("Saved to C:\\new\\Data\\file.txt")\n', [(1, '\\n'), (1, '\\f')]),
+    # a UNC path whose share or folder starts with a kept backslash
+    ('share = "\\\\srv\\Acme\\new"\n', [(1, '\\n')]),
+    ('share = "\\\\srv\\new\\Docs"\n', [(1, '\\n')]),
+    # whole paths and a template: the same before and after (both spellings were read alike)
+    ('path = "C:\\Data\\new.txt"\n', [(1, '\\n')]),
+    ('open("%s\\Sub\\temp.txt" % root)\n', [(1, '\\t')]),
+    # escaped-path: every separator doubled once fixed, the spelled character is meant
+    ('folder = "C:\\Dev\\caf\\xe9"\n', []),
+    # not a path before the fix, nor after it
+    ('pattern = "ab\\d+\\n"\n', []),
+    ('text = "Q:\\Sorry\\n"\n', []),
+    ('row = "%s\\d\\t%s" % (a, b)\n', []),
+]
+
+
+@pytest.mark.parametrize('src, expected', SAFE_FIX_CASES)
+def test_a_safe_fix_keeps_the_esc501_verdict(src, expected):
+    before, after = _verdicts_before_and_after_safe_fix(src)
+    assert before == after == expected
+
+
+#: ``PATH_PARTS`` and parts with a backslash the value keeps, which the safe fixes double.
+KEPT_PARTS = PATH_PARTS + ['\\Acme', '\\Data', '\\\\Acme', '\\_x', '\\9', '\\.', '\\-', '\\$', '\\%s', '\\ ']
+
+
+@settings(max_examples=200, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.sampled_from(KEPT_PARTS), min_size=1, max_size=7).map(''.join),
+       st.sampled_from(PATH_USES), st.sampled_from(["'", "'''", "b'"]))
+def test_a_safe_fix_keeps_the_esc501_verdict_of_generated_literals(form, use, quote):
+    """ESC501 reports the same escapes before and after the safe fixes, and no safe fix is held back
+    for hiding an ESC501."""
+    if quote == "b'":
+        if '{' in form:
+            return
+        src = PATH_HEAD + use.format(f"b'{form}'", '')
+    else:
+        src = _use(form, use, quote)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter('ignore')  # the compiler's own escape warnings
+            compile(src, '<generated>', 'exec')
+    except SyntaxError:  # a part such as '\\' before the closing quote
+        return
+    result = fix.fix_text(src, set(fix.SAFE))
+    assert not [item for item in result.left_alone if 'ESC501' in item.reason], src
+    assert ([(line, escape) for line, _, escape in esc501_escapes(src)]
+            == [(line, escape) for line, _, escape in esc501_escapes(result.text)]), (src, result.text)
