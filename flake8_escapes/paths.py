@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 import tokenize
+import unicodedata
 from bisect import bisect_left, bisect_right
 from operator import itemgetter
 from typing import Any, Iterable, Iterator, NamedTuple
@@ -173,9 +174,10 @@ PATH_IN_TEXT = 'in text'
 _ESC501 = (rules.ESC501.code,)
 CHARACTER = rules.Exemption(
     'spelled-character', _ESC501,
-    'A backslash that spells a character (`\\x..`, `\\u....`, `\\U........`, `\\N{...}`, or octal '
-    'escapes that are the UTF-8 bytes of one, `\\342\\200\\223`) is never a separator: the literal '
-    'must read as a path with that character in a name.',
+    'A backslash that spells a printable character (`\\x..`, `\\u....`, `\\U........`, `\\N{...}`, or '
+    'octal escapes that are the UTF-8 bytes of one, `\\342\\200\\223`) is never a separator: the '
+    'literal must read as a path with that character in a name (a control character such as `\\x86` '
+    'is in no name).',
     'text = text.rstrip(".\\u3002\\uff0e\\uff61")\nDASH_LOG = u"build-\\342\\200\\223log.txt"\n',
 )
 TERMINATOR_NUL = rules.Exemption(
@@ -359,12 +361,18 @@ def _spelled(match: re.Match[str]) -> str:
     text = match[0]
     if text == '\\\\':
         return text
-    if text[1] in '0123456789':
-        try:
-            bytes(int(octal, 8) for octal in text[1:].split('\\')).decode('utf-8')
-        except UnicodeDecodeError:
-            return text
-    return 'x'
+    try:
+        value = text.encode('latin-1').decode('unicode-escape') if text[1] != 'N' else _named(text)
+        if text[1] in '0123456789':
+            value = value.encode('latin-1').decode('utf-8')
+    except (UnicodeError, KeyError):
+        return text
+    return 'x' if value.isprintable() else text  # a control character is in no name: a separator
+
+
+def _named(text: str) -> str:
+    """The character ``\\N{NAME}`` names (KeyError for an unknown name)."""
+    return unicodedata.lookup(text[3:-1])
 
 
 def as_fixed(text: str, is_bytes: bool = False) -> str:
