@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import re
 import tokenize
-import unicodedata
 from bisect import bisect_left, bisect_right
 from operator import itemgetter
 from typing import Any, Iterable, Iterator, NamedTuple
@@ -174,10 +173,9 @@ PATH_IN_TEXT = 'in text'
 _ESC501 = (rules.ESC501.code,)
 CHARACTER = rules.Exemption(
     'spelled-character', _ESC501,
-    'A backslash that spells a printable character (`\\x..`, `\\u....`, `\\U........`, `\\N{...}`, or '
-    'octal escapes that are the UTF-8 bytes of one, `\\342\\200\\223`) is never a separator: the '
-    'literal must read as a path with that character in a name (a control character such as `\\x86` '
-    'is in no name).',
+    'A backslash that spells a character (`\\x..`, `\\u....`, `\\U........`, `\\N{...}`, or octal '
+    'escapes that are the UTF-8 bytes of one, `\\342\\200\\223`) is never a separator: the literal '
+    'must read as a path with that character in a name.',
     'text = text.rstrip(".\\u3002\\uff0e\\uff61")\nDASH_LOG = u"build-\\342\\200\\223log.txt"\n',
 )
 TERMINATOR_NUL = rules.Exemption(
@@ -189,7 +187,7 @@ TERMINATOR_NUL = rules.Exemption(
 ESCAPED_PATH = rules.Exemption(
     'escaped-path', _ESC501,
     'In a path whose separators are all written doubled or as forward slashes, an escape that '
-    'spells a character (`\\x..`, `\\u....`, `\\N{...}`) is meant: the literal is not reported.',
+    'spells a printable character (`\\x..`, `\\u....`, `\\N{...}`) is meant: the literal is not reported.',
     "folder = 'C:\\\\Users\\\\caf\\u00e9'\n",
 )
 LINE_END_TEXT = rules.Exemption(
@@ -361,18 +359,20 @@ def _spelled(match: re.Match[str]) -> str:
     text = match[0]
     if text == '\\\\':
         return text
-    try:
-        value = text.encode('latin-1').decode('unicode-escape') if text[1] != 'N' else _named(text)
-        if text[1] in '0123456789':
-            value = value.encode('latin-1').decode('utf-8')
-    except (UnicodeError, KeyError):
-        return text
-    return 'x' if value.isprintable() else text  # a control character is in no name: a separator
+    if text[1] in '0123456789':
+        try:
+            bytes(int(octal, 8) for octal in text[1:].split('\\')).decode('utf-8')
+        except UnicodeDecodeError:
+            return text
+    return 'x'
 
 
-def _named(text: str) -> str:
-    """The character ``\\N{NAME}`` names (KeyError for an unknown name)."""
-    return unicodedata.lookup(text[3:-1])
+def _printable(escape: str) -> bool:
+    """Does an escape of ``CHARACTER_ESCAPE`` spell a printable character (not a
+    control character such as ``\\x86``, which no author puts in a name)?"""
+    if escape == '\\\\' or escape[1] in 'N0123456789':
+        return True
+    return escape.encode('ascii').decode('unicode-escape').isprintable()
 
 
 def as_fixed(text: str, is_bytes: bool = False) -> str:
@@ -418,11 +418,12 @@ def _lowered(text: str, kind: str, finder: str, active: frozenset[str]) -> Verdi
             return Verdict(EXEMPT, TERMINATOR_NUL.name, finder)
     read = CHARACTER_ESCAPE.sub(_spelled, text) if CHARACTER.name in active else text
     if read != text:
-        text = read
+        spelled, text = text, read
         kind = path_kind(text)
         if not kind:
             return Verdict(EXEMPT, CHARACTER.name, finder)
-        if ESCAPED_PATH.name in active and '\\' not in text.replace('\\\\', ''):
+        if (ESCAPED_PATH.name in active and '\\' not in text.replace('\\\\', '')
+                and all(_printable(match[0]) for match in CHARACTER_ESCAPE.finditer(spelled))):
             return Verdict(EXEMPT, ESCAPED_PATH.name, finder)  # no single backslash left
     if LINE_END_TEXT.name in active and LINE_ENDS.search(text) is not None:
         return Verdict(EXEMPT, LINE_END_TEXT.name, finder)
