@@ -62,6 +62,18 @@ def results(src: str, lines: list[str] | None = None) -> set[str]:
     return {f'{line}:{col} {message.split()[0]}' for line, col, message in reports(src, lines)}
 
 
+def finders(src: str, code: str) -> set[str]:
+    """The finding rule (the ``finder`` field) of each ``code`` report of ``src``, on full tokens."""
+    from flake8_escapes import checks
+    processor = processor_for(lines=io.StringIO(src, newline=None).readlines())
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore', SyntaxWarning)
+        warnings.simplefilter('ignore', DeprecationWarning)
+        tree, tokens = processor.build_ast(), processor.file_tokens
+    return {report.fields['finder'] for report in checks.all_reports(tree, tokens, processor.lines, ())
+            if report.code == code}
+
+
 def data_cases(name: str) -> list[tuple[str, str, set[str]]]:
     """(id, source, expected) for each ``#:`` case of ``tests/data/<name>``.
 

@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from flake8_escapes import apis, check as check_command, checks, fix, paths, source
-from helpers import data_cases, labeled_score, processor_for, results
+from helpers import data_cases, finders, labeled_score, processor_for, results
 from test_docs import readme_section
 from test_flake8 import flake8
 
@@ -83,13 +83,7 @@ def test_readme_lists_the_exemption_with_its_example(exemption):
 
 def found_by(src: str) -> set[str]:
     """The finding rules of the ESC501 reports of ``src``."""
-    processor = processor_for(lines=io.StringIO(src, newline=None).readlines())
-    with warnings.catch_warnings():
-        warnings.simplefilter('ignore', SyntaxWarning)
-        warnings.simplefilter('ignore', DeprecationWarning)
-        tree, tokens = processor.build_ast(), processor.file_tokens
-    return {report.fields['finder'] for report in checks.all_reports(tree, tokens, processor.lines, ())
-            if report.code == 'ESC501'}
+    return finders(src, 'ESC501')
 
 
 @pytest.mark.parametrize('finder', paths.FINDERS, ids=lambda f: f.name)
@@ -370,17 +364,23 @@ PATH_PARTS = [
 ]
 
 
+def compiles(src: str) -> bool:
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter('ignore')  # the compiler's own escape warnings
+            compile(src, '<generated>', 'exec')
+    except SyntaxError:
+        return False
+    return True
+
+
 @settings(max_examples=300, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(st.sampled_from(PATH_PARTS), min_size=1, max_size=7).map(''.join),
        st.sampled_from(PATH_USES), st.sampled_from(["'", '"', "'''"]))
 def test_row_hints_keep_generated_literals(form, use, quote):
     """Literals joined from path parts at random: the plugin reports what the whole file's tokens report."""
     src = _use(form, use, quote)
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter('ignore')  # the compiler's own escape warnings
-            compile(src, '<generated>', 'exec')
-    except SyntaxError:  # a part such as '\\' before the closing quote
+    if not compiles(src):  # a part such as '\\' before the closing quote
         return
     whole, plugin, parsed_by_check = row_hint_gaps(src)
     assert plugin == whole, src
@@ -459,11 +459,7 @@ def test_a_safe_fix_keeps_the_esc501_verdict_of_generated_literals(form, use, qu
         src = PATH_HEAD + use.format(f"b'{form}'", '')
     else:
         src = _use(form, use, quote)
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter('ignore')  # the compiler's own escape warnings
-            compile(src, '<generated>', 'exec')
-    except SyntaxError:  # a part such as '\\' before the closing quote
+    if not compiles(src):  # a part such as '\\' before the closing quote
         return
     result = fix.fix_text(src, set(fix.SAFE))
     assert not [item for item in result.left_alone if 'ESC501' in item.reason], src

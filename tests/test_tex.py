@@ -14,7 +14,7 @@ import warnings
 import pytest
 
 from flake8_escapes import checks, doctests, fix, rules, source, tex
-from helpers import data_cases, labeled_score, processor_for, reports, results
+from helpers import data_cases, finders, labeled_score, processor_for, reports, results
 from test_docs import readme_section
 from test_flake8 import flake8
 
@@ -233,14 +233,8 @@ def _finder_id(item: tuple[object, rules.Finder]) -> str:
 
 
 def finders_of(src: str) -> set[str]:
-    """The ``finder`` field of each ESC601 report of ``src`` (full tokens)."""
-    processor = processor_for(lines=io.StringIO(src, newline=None).readlines())
-    with warnings.catch_warnings():
-        warnings.simplefilter('ignore', SyntaxWarning)
-        warnings.simplefilter('ignore', DeprecationWarning)
-        tree, tokens = processor.build_ast(), processor.file_tokens
-    return {report.fields['finder'] for report in checks.all_reports(tree, tokens, processor.lines, ())
-            if report.code == 'ESC601'}
+    """The finding rules of the ESC601 reports of ``src``."""
+    return finders(src, 'ESC601')
 
 
 @pytest.mark.parametrize('family, finder', FINDERS, ids=list(map(_finder_id, FINDERS)))
