@@ -29,7 +29,8 @@ import tracemalloc
 import warnings
 from typing import Callable, NamedTuple
 
-from flake8_escapes import check, config, fix
+from flake8_escapes import config, fix
+from flake8_escapes.commands import check
 from flake8_escapes.plugin import Plugin
 from helpers import processor_for
 

@@ -552,7 +552,8 @@ def test_files_read_without_the_ast_print_what_flake8_prints(tmp_path):
 def test_files_read_without_the_ast_are_not_parsed(tmp_path, monkeypatch):
     """In process: ``file_results`` on a file that cannot report never calls ast.parse
     (unless E999 is shown); on one that may report, it does."""
-    from flake8_escapes import check as checking, config
+    from flake8_escapes import config
+    from flake8_escapes.commands import check as checking
     write(tmp_path, {**UNPARSED, **PARSED})
     parsed = []
 

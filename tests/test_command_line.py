@@ -13,7 +13,10 @@ import sys
 
 import pytest
 
-from flake8_escapes import check, cli, fix
+import flake8_escapes
+from flake8_escapes import cli, fix
+from flake8_escapes.commands import check, explain
+from flake8_escapes.fix import diff
 from test_flake8 import BAD, BAD_OUT, flake8
 
 #: ESC401 (a backreference) and ESC501 twice (a Windows path), besides one safe ESC301.
@@ -122,7 +125,7 @@ def test_check_version(tmp_path):
     import flake8 as flake8_package
     code, out, _ = run(tmp_path, 'check', '--version')
     assert code == 0
-    assert out == f'flake8-escapes check {check.__version__} (flake8 {flake8_package.__version__})\n'
+    assert out == f'flake8-escapes check {flake8_escapes.__version__} (flake8 {flake8_package.__version__})\n'
 
 
 @pytest.mark.parametrize('command', ['check', 'fix'])
@@ -204,10 +207,10 @@ def test_diffs_apply_from_the_repository_root(tmp_path, given, tool):
 
 
 def test_header_names_as_git_writes_them():
-    assert cli.header_name(b'a/x.py') == b'a/x.py'
-    assert cli.header_name(b'a/x y.py') == b'a/x y.py\t'
-    assert cli.header_name(b'a/x\ty.py') == b'"a/x\\ty.py"'
-    assert cli.header_name(b'a/\xc3\xa9 "q"\\.py') == b'"a/\\303\\251 \\"q\\"\\\\.py"'
+    assert diff.header_name(b'a/x.py') == b'a/x.py'
+    assert diff.header_name(b'a/x y.py') == b'a/x y.py\t'
+    assert diff.header_name(b'a/x\ty.py') == b'"a/x\\ty.py"'
+    assert diff.header_name(b'a/\xc3\xa9 "q"\\.py') == b'"a/\\303\\251 \\"q\\"\\\\.py"'
 
 
 # -- issue 24, items 9-14: misuse and odd files, one line and no traceback --------------------------
@@ -351,15 +354,16 @@ def test_explain_keeps_the_meaning_of_code_spans(tmp_path):
     code, out, _ = run(tmp_path, 'explain', 'ESC401')
     assert code == 0
     assert 'printable character ("\\50" is "(") is taken as meant' in out
-    assert cli.spoken('re.sub') == 're.sub' and cli.spoken("'\\d'") == "'\\d'" and cli.spoken('(') == '"("'
+    assert explain.spoken('re.sub') == 're.sub' and explain.spoken("'\\d'") == "'\\d'"
+    assert explain.spoken('(') == '"("'
 
 
 def test_explain_says_where_the_tests_files_are(tmp_path):
     """An installed user has no tests/ folder: a section naming one says where it is."""
     code, out, _ = run(tmp_path, 'explain', 'ESC401')
     assert code == 0 and 'tests/data/' in out
-    assert out.rstrip().endswith(cli.TESTS_ELSEWHERE.format(url=cli.source_url()))
-    assert cli.source_url().startswith('https://')
+    assert out.rstrip().endswith(explain.TESTS_ELSEWHERE.format(url=explain.source_url()))
+    assert explain.source_url().startswith('https://')
 
 
 def test_w605_reports_each_invalid_escape_as_the_readme_says():

@@ -14,6 +14,7 @@ from hypothesis import HealthCheck, given, settings
 import differential
 import fix_proof
 from flake8_escapes import cli, fix, rules
+from flake8_escapes.commands import explain
 
 PY = sys.version_info[:2]
 SAFE = set(fix.SAFE)
@@ -138,7 +139,7 @@ def test_explain_prints_the_readme_section(tmp_path):
     code, out, err = run(tmp_path, 'explain', '--markdown', 'esc401')
     assert (code, err) == (0, '')
     with open(os.path.join(fix_proof.DATA, '..', '..', 'README.md'), encoding='utf-8') as f:
-        assert out == cli.section(f.read(), 'ESC401')
+        assert out == explain.section(f.read(), 'ESC401')
     assert out.startswith('### ESC401\n') and '### ESC402' not in out
 
 
@@ -152,7 +153,7 @@ def test_explain_prints_plain_text_by_default(tmp_path):
 
 @pytest.mark.parametrize('code', [rule.code for rule in rules.RULES])
 def test_every_code_has_a_section(code):
-    assert cli.section(cli.readme(), code)
+    assert explain.section(explain.readme(), code)
 
 
 def test_pre_commit_hook_is_declared():

@@ -12,7 +12,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from flake8_escapes import apis, check as check_command, checks, fix, paths, source
+from flake8_escapes import apis, checks, fix, paths, source
+from flake8_escapes.commands import check as check_command
 from helpers import data_cases, finders, labeled_score, processor_for, results
 from test_docs import readme_section
 from test_flake8 import flake8

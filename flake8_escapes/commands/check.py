@@ -42,13 +42,12 @@ import tokenize
 import warnings
 from typing import Optional
 
-import flake8
 from flake8.checker import FileChecker
 from flake8.formatting.base import BaseFormatter
 from flake8.processor import FileProcessor
 from flake8.violation import Violation
 
-from flake8_escapes import __version__, checks, config, output, rules, source
+from flake8_escapes import checks, config, output, rules, source
 
 Result = tuple[str, int, int, str, Optional[str]]  # code, line, 0-based col, text, noqa line
 CODES = tuple(rule.code for rule in rules.RULES)
@@ -86,33 +85,6 @@ class JSONLines(BaseFormatter):
 
 
 FORMATTERS = {'github': GitHub, 'json': JSONLines}
-
-
-def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    checking = commands.add_parser(
-        'check', help='report as flake8 --select=ESC would, without flake8',
-        description='Report what flake8 --select=ESC reports, at the same positions and in the same '
-                    'format, reading the same configuration, without running flake8\'s other checkers '
-                    '(without --select, a file that does not parse gets E999, as in flake8; virtual '
-                    'environments are skipped). Exit status: 0 no report, 1 reports, 2 bad usage.')
-    checking.add_argument('--version', action='version',
-                          version=f'%(prog)s {__version__} (flake8 {flake8.__version__})')
-    config.add_arguments(checking)
-    checking.add_argument('--format', choices=FORMATS, default='default',
-                          help='default: path:line:col: CODE message; github: workflow annotations; '
-                               'json: one object per line (path, line, column, code, message)')
-    output = checking.add_argument_group('output', "as flake8's options of these names")
-    for name, text in (('--count', 'print the number of reports last'),
-                       ('--statistics', 'print how many reports of each code'),
-                       ('--exit-zero', 'exit 0 even when there are reports'),
-                       ('--show-source', 'print the line of each report, with a caret')):
-        output.add_argument(name, dest=config.PASSED_ON + name[2:].replace('-', '_'), action='store_true',
-                            help=text)
-    # not handed on with the others: flake8 reads it again after the paths' '--'
-    output.add_argument('--output-file', metavar='FILE',
-                        help='write the reports to FILE instead of standard output')
-    checking.add_argument('paths', nargs='*', metavar='PATH',
-                          help="files or directories (default: '.'); '-' for standard input")
 
 
 def _init(argv: list[str]) -> None:
