@@ -1,93 +1,170 @@
-"""``flake8-escapes explain``: a code's documentation as plain text (or Markdown)."""
+"""``flake8-escapes explain``: a code's page (docs/ESCxxx.md) as plain text, or as Markdown."""
 from __future__ import annotations
 
 import argparse
 import importlib.metadata
+import importlib.resources
 import re
 import sys
+import textwrap
 from pathlib import Path
 
 from flake8_escapes import rules
 
+#: Where the build puts the pages in the package (pyproject.toml maps this
+#: folder to the checkout's docs/): ``flake8_escapes/pages/ESC301.md``.
+SHIPPED = 'pages'
+#: The checkout's docs/, for an editable install, whose package folder has no pages.
+CHECKOUT = Path(__file__).resolve().parent.parent.parent / 'docs'
 
-def readme() -> str:
-    """The README: the package's long description (one source for the
-    README, its sections and ``explain``), or README.md beside a checkout."""
+#: The plain text's width, and the most lines it takes before the finding
+#: rules and exemptions are given as one line pointing at the page.
+WIDTH = 80
+MAX_LINES = 50
+#: The heading of the section that ends every page.
+RULES_HEADING = '## Finding rules and exemptions'
+#: How each finding rule and exemption opens in it: its name, and what it is.
+RULE_ENTRY = re.compile(r'^\*\*`[\w-]+`\*\* \((finding rule|exemption)\): ', re.MULTILINE)
+
+
+def page(code: str) -> str | None:
+    """The Markdown page of ``code`` (a code of the registry): the copy
+    shipped in the package, else the checkout's docs/ (an editable install)."""
+    name = f'{code}.md'
     try:
-        meta = importlib.metadata.metadata('flake8-escapes')
-        text = meta['Description'] or meta.get_payload()  # type: ignore[attr-defined]
-    except importlib.metadata.PackageNotFoundError:
-        text = None
-    if not text:
-        text = (Path(__file__).resolve().parent.parent.parent / 'README.md').read_text(encoding='utf-8')
-    return text
+        shipped = importlib.resources.files('flake8_escapes') / SHIPPED / name
+        if shipped.is_file():
+            return shipped.read_text(encoding='utf-8')
+    except (OSError, ModuleNotFoundError):  # pragma: no cover - a package without files
+        pass
+    local = CHECKOUT / name
+    return local.read_text(encoding='utf-8') if local.is_file() else None
 
 
-def section(text: str, code: str) -> str | None:
-    """The ``### CODE`` section of the README text, heading included."""
-    lines = text.splitlines()
-    for start, line in enumerate(lines):
-        if line.strip() == f'### {code}':
-            end = start + 1
-            while end < len(lines) and not lines[end].startswith(('## ', '### ')):
-                end += 1
-            return '\n'.join(lines[start:end]).rstrip() + '\n'
-    return None
-
-
-#: Where the files under tests/ that a section names are: not in an installed package.
-TESTS_ELSEWHERE = ('The files under tests/ named above are in the source repository ({url}), '
-                   'not in the installed package.')
+#: Where the files under tests/ or docs/ that a page names are: not in an installed package.
+ELSEWHERE = 'The files under {folders} named above are in the source repository ({url}).'
 
 
 def spoken(code: str) -> str:
     """A code span's text without its backticks, still read as code: a name
-    (``re.sub``, ``ESC401``, ``--unsafe``) as it is, a quoted literal as it is,
-    anything else in double quotes, so that ``(`` is not lost in the sentence."""
-    if re.fullmatch(r'[-\w.]+', code) or (len(code) > 1 and code[0] == code[-1] and code[0] in '\'"'):
+    (``re.sub``, ``ESC401``, ``--unsafe``), a literal (``r'\\d'``) or code that
+    holds quotes of its own as it is, anything else (``(``, ``a``, ``%``) in
+    double quotes, so that it is not lost in the sentence."""
+    name = re.fullmatch(r'[-\w.]{2,}', code) and re.search(r'\w', code)
+    if name or re.fullmatch(r'''[bBfFrRtTuU]{0,2}('|").*\1''', code):
         return code
-    return f'"{code}"'
+    return code if '"' in code or "'" in code else f'"{code}"'
 
 
-def plain(markdown: str) -> str:
-    """A README section as plain text for a terminal: no headings' ``#``, no
-    ``**``, no backticks (code spans as ``spoken`` gives them); code blocks
-    indented by four spaces; links as ``text (address)``."""
-    out = []
-    in_code = False
+#: Stands for a space inside a code span while a paragraph is refilled, so that no span is cut.
+KEEP = '\x00'
+
+
+def inline(text: str) -> str:
+    """A line of Markdown without its markup: no ``**``, code spans as
+    ``spoken`` gives them (their spaces as ``KEEP``), links as ``text (address)``."""
+    text = re.sub(r'\*\*(.+?)\*\*', r'\1', text)
+    text = re.sub(r'(`+)(.+?)\1', lambda span: spoken(span.group(2)).replace(' ', KEEP), text)
+    return re.sub(r'\[([^]]+)\]\(([^)]+)\)', r'\1 (\2)', text)
+
+
+def blocks(markdown: str) -> list[tuple[str, list[str]]]:
+    """The page cut into blocks: ('heading', [text]), ('code', lines),
+    ('item', lines of one list item), ('text', lines of one paragraph)."""
+    found: list[tuple[str, list[str]]] = []
+    code: list[str] | None = None
     for line in markdown.splitlines():
-        if line.startswith('```'):
-            in_code = not in_code
+        if code is not None:
+            if line.startswith('```'):
+                found.append(('code', code))
+                code = None
+            else:
+                code.append(line)
+        elif line.startswith('```'):
+            code = []
+        elif line.startswith('#'):
+            found.append(('heading', [line]))
+        elif not line.strip():
+            found.append(('blank', []))
+        elif line.startswith('- ') or not found or found[-1][0] not in ('text', 'item'):
+            found.append(('item' if line.startswith('- ') else 'text', [line]))
+        else:
+            found[-1][1].append(line)
+    return found
+
+
+def plain(markdown: str, width: int = WIDTH) -> str:
+    """A page as plain text for a terminal: the title underlined, other
+    headings as they read, paragraphs and list items refilled to ``width``
+    without markup, code blocks indented by four spaces, as written; one
+    blank line between blocks, none under a heading but the title."""
+    out: list[str] = []
+    after = 'blank'  # the kind of the last block written, blank lines aside
+    for kind, lines in blocks(markdown):
+        if kind == 'blank':
+            if after not in ('blank', 'heading') and out[-1]:
+                out.append('')
             continue
-        if in_code:
-            out.append('    ' + line if line else '')
-            continue
-        heading = re.match(r'#+ (.*)', line)
-        if heading:
-            line = heading.group(1)
-            out.extend([line, '=' * len(line)])
-            continue
-        line = re.sub(r'\*\*(.+?)\*\*', r'\1', line)
-        line = re.sub(r'(`+)(.+?)\1', lambda span: spoken(span.group(2)), line)
-        line = re.sub(r'\[([^]]+)\]\(([^)]+)\)', r'\1 (\2)', line)
-        out.append(line)
-    return '\n'.join(out).rstrip() + '\n'
+        if kind == 'heading':
+            level, _, title = lines[0].partition(' ')
+            if level == '#':  # the title, underlined, a blank line under it
+                kind = 'title'
+                out.extend([inline(title), '=' * len(inline(title))])
+            else:
+                out.append(inline(title))
+        elif kind == 'code':
+            out.extend('    ' + line if line else '' for line in lines)
+        else:
+            words = inline(' '.join(line.strip() for line in lines))
+            indent = '  ' if kind == 'item' else ''
+            out.extend(line.replace(KEEP, ' ') for line in textwrap.wrap(
+                words, width, subsequent_indent=indent, break_long_words=False, break_on_hyphens=False))
+        after = kind
+    return '\n'.join(out).strip() + '\n'
+
+
+def summarised(markdown: str, code: str) -> str:
+    """The page without its finding rules and exemptions, which one line counts and points at."""
+    head, _, section = markdown.partition(RULES_HEADING)
+    kinds = [match.group(1) for match in RULE_ENTRY.finditer(section)]
+    counted = ' and '.join(f'{kinds.count(kind)} {kind}{"s" * (kinds.count(kind) > 1)}'
+                           for kind in ('finding rule', 'exemption') if kind in kinds)
+    return (f'{head}{RULES_HEADING}\n\n{counted}, each one sentence with its example, and what they '
+            f'apply to: `flake8-escapes explain {code} --markdown` prints the whole page.\n')
+
+
+def text_of(markdown: str, code: str) -> str:
+    """What ``explain CODE`` prints: the page as plain text, in at most
+    ``MAX_LINES`` lines (the rules section summarised when the whole is longer),
+    and where the repository's files named in it are."""
+    text = noted(plain(markdown))
+    if text.count('\n') > MAX_LINES and re.search(RULE_ENTRY, markdown):
+        text = noted(plain(summarised(markdown, code)))
+    return text
+
+
+def noted(text: str) -> str:
+    """``text``, and where the files under docs/ or tests/ it names are, if it names one."""
+    folders = [folder for folder in ('docs/', 'tests/') if folder in text]
+    if not folders:
+        return text
+    note = ELSEWHERE.format(folders=' and '.join(folders), url=source_url())
+    return text + '\n' + '\n'.join(textwrap.wrap(note, WIDTH, break_long_words=False)) + '\n'
 
 
 def run(args: argparse.Namespace) -> int:
     code = args.code.strip().upper()
     known = [rule.code for rule in rules.RULES]
-    text = section(readme(), code) if code in known else None
-    if text is None:
+    if code not in known:
         print(f'flake8-escapes explain: error: unknown code {args.code!r} '
               f'(codes: {", ".join(known)})', file=sys.stderr)
         return 2
-    if args.markdown:  # as the README has it
-        sys.stdout.write(text)
-        return 0
-    if 'tests/' in text:
-        text += '\n' + TESTS_ELSEWHERE.format(url=source_url()) + '\n'
-    sys.stdout.write(plain(text))
+    markdown = page(code)
+    if markdown is None:
+        print(f'flake8-escapes explain: error: the page of {code} is missing from the package '
+              f'(flake8_escapes/{SHIPPED}/{code}.md) and from {CHECKOUT}', file=sys.stderr)
+        return 2
+    sys.stdout.write(markdown if args.markdown else text_of(markdown, code))
     return 0
 
 
