@@ -105,11 +105,11 @@ def parser() -> argparse.ArgumentParser:
     fixing.add_argument('paths', nargs='*', metavar='PATH',
                         help="files, or directories to search for *.py (default: '.'); "
                              "'-': standard input, fixed to standard output")
-    explaining = commands.add_parser('explain', help="print a code's README section",
-                                     description="Print the README section of a code.")
+    explaining = commands.add_parser('explain', help="print a code's page",
+                                     description="Print the page of a code (docs/ESCxxx.md in the source).")
     explaining.add_argument('code', metavar='CODE')
     explaining.add_argument('--markdown', action='store_true',
-                            help='print the section as Markdown, as the README has it (default: plain text)')
+                            help='print the page as Markdown, as written (default: plain text)')
     return top
 
 

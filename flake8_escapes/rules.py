@@ -144,25 +144,25 @@ BY_CODE = {rule.code: rule for rule in RULES}
 class Exemption(NamedTuple):
     """A rule that keeps a hazard family quiet on code that is right.
 
-    Each is one sentence a reader can check, with the README example it
-    silences (``example`` yields no report of ``codes``; without the
+    Each is one sentence a reader can check, with the example it silences,
+    both on the code's page, docs/ESCxxx.md (``example`` yields no report of ``codes``; without the
     exemption it would): never a package or file name.
     """
 
     name: str
     codes: tuple[str, ...]
-    rule: str      # the one sentence, as the README's "Known limits" gives it
+    rule: str      # the one sentence, as the code's page gives it
     example: str   # a source the exemption keeps quiet
 
 
 class Finder(NamedTuple):
     """A named rule that finds a hazard the family's first forms miss: one
-    sentence a reader can check and the README example it reports
+    sentence a reader can check and the example it reports, both on the code's page
     (``example`` yields ``codes``; without the rule it would not)."""
 
     name: str
     codes: tuple[str, ...]
-    rule: str      # the one sentence, as the README gives it
+    rule: str      # the one sentence, as the code's page gives it
     example: str   # a source the rule reports
 
 

@@ -15,7 +15,7 @@ import pytest
 
 import flake8_escapes
 from flake8_escapes import cli, fix
-from flake8_escapes.commands import check, explain
+from flake8_escapes.commands import check
 from flake8_escapes.fix import diff
 from test_flake8 import BAD, BAD_OUT, flake8
 
@@ -347,23 +347,6 @@ def test_fix_help_fits_in_80_columns(tmp_path, columns):
                           capture_output=True, text=True, timeout=60, env={**os.environ, 'COLUMNS': columns})
     assert proc.returncode == 0 and 'exit status:' in proc.stdout
     assert max(map(len, proc.stdout.splitlines())) <= min(80, int(columns))
-
-
-def test_explain_keeps_the_meaning_of_code_spans(tmp_path):
-    """'(\\50 is () is taken as meant' lost the code spans' edges (issue 25)."""
-    code, out, _ = run(tmp_path, 'explain', 'ESC401')
-    assert code == 0
-    assert 'printable character ("\\50" is "(") is taken as meant' in out
-    assert explain.spoken('re.sub') == 're.sub' and explain.spoken("'\\d'") == "'\\d'"
-    assert explain.spoken('(') == '"("'
-
-
-def test_explain_says_where_the_tests_files_are(tmp_path):
-    """An installed user has no tests/ folder: a section naming one says where it is."""
-    code, out, _ = run(tmp_path, 'explain', 'ESC401')
-    assert code == 0 and 'tests/data/' in out
-    assert out.rstrip().endswith(explain.TESTS_ELSEWHERE.format(url=explain.source_url()))
-    assert explain.source_url().startswith('https://')
 
 
 def test_w605_reports_each_invalid_escape_as_the_readme_says():

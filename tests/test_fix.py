@@ -14,7 +14,6 @@ from hypothesis import HealthCheck, given, settings
 import differential
 import fix_proof
 from flake8_escapes import cli, fix, rules
-from flake8_escapes.commands import explain
 
 PY = sys.version_info[:2]
 SAFE = set(fix.SAFE)
@@ -133,27 +132,6 @@ def test_unreadable_and_unparsable_files(tmp_path):
     assert (tmp_path / 'broken.py').read_text() == 'x = "\\d"\ndef (:\n'
     (tmp_path / 'bytes.py').write_bytes(b'x = "\xff\\d"\n')  # not UTF-8
     assert run(tmp_path, 'fix', 'bytes.py')[0] == 2
-
-
-def test_explain_prints_the_readme_section(tmp_path):
-    code, out, err = run(tmp_path, 'explain', '--markdown', 'esc401')
-    assert (code, err) == (0, '')
-    with open(os.path.join(fix_proof.DATA, '..', '..', 'README.md'), encoding='utf-8') as f:
-        assert out == explain.section(f.read(), 'ESC401')
-    assert out.startswith('### ESC401\n') and '### ESC402' not in out
-
-
-def test_explain_prints_plain_text_by_default(tmp_path):
-    code, out, err = run(tmp_path, 'explain', 'esc401')
-    assert (code, err) == (0, '')
-    assert out.startswith('ESC401\n======\n\nWhat it does. Reports an octal escape that re would read')
-    assert not any(markup in out for markup in ('**', '`', '#', '```'))
-    assert "\n    html = re.sub(r'(\\w+)', r'<\\1>', text)\n" in out  # code blocks indented
-
-
-@pytest.mark.parametrize('code', [rule.code for rule in rules.RULES])
-def test_every_code_has_a_section(code):
-    assert explain.section(explain.readme(), code)
 
 
 def test_pre_commit_hook_is_declared():

@@ -15,7 +15,6 @@ from hypothesis import strategies as st
 from flake8_escapes import apis, checks, fix, paths, source
 from flake8_escapes.commands import check as check_command
 from helpers import data_cases, finders, labeled_score, processor_for, results
-from test_docs import readme_section
 from test_flake8 import flake8
 
 
@@ -73,13 +72,6 @@ def test_exemption_example_is_reported_without_it(exemption, monkeypatch):
     assert exemption.name not in {item.exemption for item in silenced}
 
 
-@pytest.mark.parametrize('exemption', paths.EXEMPTIONS, ids=lambda e: e.name)
-def test_readme_lists_the_exemption_with_its_example(exemption):
-    section = readme_section('ESC501').split('**Known limits.**', 1)[1]
-    assert f'`{exemption.name}`' in section
-    assert f'```python\n{exemption.example}```' in section
-
-
 # Each finding rule (issue 22): its README example is reported, and the report names the rule ------
 
 def found_by(src: str) -> set[str]:
@@ -90,13 +82,6 @@ def found_by(src: str) -> set[str]:
 @pytest.mark.parametrize('finder', paths.FINDERS, ids=lambda f: f.name)
 def test_finder_example_is_reported_and_named(finder):
     assert found_by(finder.example) == {finder.name}
-
-
-@pytest.mark.parametrize('finder', paths.FINDERS, ids=lambda f: f.name)
-def test_readme_lists_the_finder_with_its_example(finder):
-    section = readme_section('ESC501').split('**Why is this bad?**', 1)[0]
-    assert f'**`{finder.name}`**: {finder.rule}' in section
-    assert f'```python\n{finder.example}```' in section
 
 
 @pytest.mark.parametrize('src', [

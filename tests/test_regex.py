@@ -17,7 +17,6 @@ import pytest
 from flake8_escapes import apis, checks, regex, roles
 from flake8_escapes.plugin import Plugin
 from helpers import labeled_score, processor_for, results
-from test_docs import readme_section
 from test_flake8 import flake8
 
 
@@ -147,14 +146,6 @@ def test_exemption_is_recorded_as_the_silencer(name):
     assert not [r for r in checks.all_reports(tree, tokens, lines, (), silenced=silenced)
                 if r.code.startswith('ESC4')]
     assert name in {item.exemption for item in silenced}
-
-
-@pytest.mark.parametrize('name', EXEMPTION_NAMES)
-def test_readme_known_limits_list_the_exemption(name):
-    exemption = regex.EXEMPTIONS[name]
-    bullet = f'- **{name}**: {exemption.rule} `{exemption.example}`'
-    for code in exemption.codes:
-        assert bullet in readme_section(code).splitlines(), (code, bullet)
 
 
 def parts(src: str) -> tuple[ast.AST, list, list[str]]:

@@ -15,7 +15,6 @@ import pytest
 
 from flake8_escapes import checks, doctests, fix, rules, source, tex
 from helpers import data_cases, finders, labeled_score, processor_for, reports, results
-from test_docs import readme_section
 from test_flake8 import flake8
 
 
@@ -113,13 +112,6 @@ def test_exemption_example_is_reported_without_it(family, exemption, monkeypatch
     found, silenced = run(exemption.example)
     assert {item for item in found if item.endswith(exemption.codes)}
     assert exemption.name not in {item.exemption for item in silenced}
-
-
-@pytest.mark.parametrize('family, exemption', FAMILIES, ids=list(map(_id, FAMILIES)))
-def test_readme_lists_the_exemption_with_its_example(family, exemption):
-    section = readme_section(exemption.codes[0]).split('**Known limits.**', 1)[1]
-    assert f'`{exemption.name}`' in section
-    assert f'```python\n{exemption.example}```' in section
 
 
 @pytest.mark.parametrize('src, expected', [
@@ -251,13 +243,6 @@ def test_finder_example_loses_a_report_without_it(family, finder, monkeypatch):
     found = {item for item in run(finder.example)[0] if item.endswith(finder.codes)}
     monkeypatch.setattr(family, 'FINDERS', tuple(item for item in family.FINDERS if item is not finder))
     assert {item for item in run(finder.example)[0] if item.endswith(finder.codes)} < found
-
-
-@pytest.mark.parametrize('family, finder', FINDERS, ids=list(map(_finder_id, FINDERS)))
-def test_readme_lists_the_finder_with_its_example(family, finder):
-    section = readme_section(finder.codes[0]).split('**Why is this bad?**', 1)[0]
-    assert f'**`{finder.name}`**: {finder.rule}' in section
-    assert f'```python\n{finder.example}```' in section
 
 
 @pytest.mark.parametrize('src, expected', [
