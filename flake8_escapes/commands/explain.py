@@ -70,7 +70,8 @@ def inline(text: str) -> str:
 
 def blocks(markdown: str) -> list[tuple[str, list[str]]]:
     """The page cut into blocks: ('heading', [text]), ('code', lines),
-    ('item', lines of one list item), ('text', lines of one paragraph)."""
+    ('item', lines of one list item), ('text', lines of one paragraph), and
+    ('blank', []) for each blank line between them."""
     found: list[tuple[str, list[str]]] = []
     code: list[str] | None = None
     for line in markdown.splitlines():
@@ -82,7 +83,7 @@ def blocks(markdown: str) -> list[tuple[str, list[str]]]:
                 code.append(line)
         elif line.startswith('```'):
             code = []
-        elif line.startswith('#'):
+        elif re.match(r'#{1,6} ', line):
             found.append(('heading', [line]))
         elif not line.strip():
             found.append(('blank', []))
