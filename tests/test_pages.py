@@ -325,3 +325,8 @@ def test_known_limits_examples_are_not_reported(code, words, quiet, reported):
     assert words in ' '.join(section(code, '## Known limits').split())
     assert not {item for item in results(quiet) if item.endswith(code)}
     assert {item for item in results(reported) if item.endswith(code)}
+
+
+def test_plain_reads_only_a_hash_and_a_space_as_a_heading():
+    text = explain.plain('# ESC999: x\n\n## What it does\n\nA line that wraps before\n#1 stays text.\n')
+    assert text == 'ESC999: x\n=========\n\nWhat it does\nA line that wraps before #1 stays text.\n'
