@@ -1,6 +1,8 @@
 """The README and CHANGELOG are tested against the registry of codes."""
 from __future__ import annotations
 
+import glob
+import io
 import os
 import re
 import subprocess
@@ -8,7 +10,8 @@ import sys
 
 import pytest
 
-from flake8_escapes import rules
+from flake8_escapes import checks, rules, source
+from helpers import results
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -21,14 +24,50 @@ def read(name: str) -> str:
 README = read('README.md')
 
 
+#: A row of the README's code table: the code, linked to its page, what it reports, one example and
+#: what to write instead.
+TABLE_ROW = re.compile(r'^\| \[(ESC\d{3})\]\(docs/(ESC\d{3})\.md\) \| (.+?) \| `(.+?)` \| `(.+?)` \|$',
+                       re.MULTILINE)
+
+
 def readme_table() -> dict[str, str]:
     """code -> 'reports' cell of the README's code table."""
-    rows = re.findall(r'^\| (ESC\d{3}) \| (.+?) \| .+ \|$', README, re.MULTILINE)
-    return dict(rows)
+    return {row[0]: row[2] for row in TABLE_ROW.findall(README)}
+
+
+def readme_examples() -> list[tuple[str, str, str]]:
+    """(code, example, use instead) for each row of the README's code table."""
+    return [(row[0], row[3], row[4]) for row in TABLE_ROW.findall(README)]
 
 
 def test_table_lists_exactly_the_registry():
     assert list(readme_table()) == [rule.code for rule in rules.RULES]
+
+
+def test_each_code_links_its_own_page_and_has_an_example():
+    rows = TABLE_ROW.findall(README)
+    assert [(row[0], row[1]) for row in rows] == [(rule.code, rule.code) for rule in rules.RULES]
+    assert len(readme_examples()) == len(rules.RULES)
+
+
+def table_codes(code: str, example: str) -> set[str]:
+    """The codes reported on a table cell, alone in a module after ``import re`` (a docstring stays
+    the module's first statement); ESC304's file does not compile, so check's text-level reports."""
+    text = f'{example}\nimport re\n' if example.startswith('"""') else f'import re\nx = {example}\n'
+    lines = io.StringIO(text).readlines()
+    if code == 'ESC304':
+        return {report.code for report in checks.text_reports(source.unparsed_literals(lines), lines)}
+    return {r.split()[1] for r in results(text)}
+
+
+@pytest.mark.parametrize('code, example, instead', readme_examples(), ids=lambda x: x[:6])
+def test_table_example_yields_exactly_its_code(code, example, instead):
+    assert table_codes(code, example) == {code}
+
+
+@pytest.mark.parametrize('code, example, instead', readme_examples(), ids=lambda x: x[:6])
+def test_table_use_instead_yields_nothing(code, example, instead):
+    assert table_codes(code, instead) == set()
 
 
 @pytest.mark.parametrize('rule', rules.RULES, ids=lambda r: r.code)
@@ -117,7 +156,7 @@ def test_tox_lists_only_the_envs_tox_ini_defines() -> None:
 
 def test_readme_lists_the_fixer_hook_before_flake8():
     """pre-commit runs hooks in the order listed, and the README says the fixes come first."""
-    section = README[README.index('### pre-commit'):]
+    section = README[README.index('## pre-commit'):]
     block = section[section.index('```yaml'):section.index('```\n', section.index('```yaml') + 3)]
     assert block.index('id: flake8-escapes-fix') < block.index('id: flake8\n')
 
@@ -131,3 +170,60 @@ def test_the_sample_shows_every_code_flake8_can_report():
                           capture_output=True, text=True, check=False)
     shown = set(re.findall(r': (ESC\d+) ', proc.stdout))
     assert shown == {rule.code for rule in rules.RULES} - {'ESC304'}, proc.stdout + proc.stderr
+
+
+# -- issue 32: a README a newcomer reads in five minutes; the rest in docs/ -----------------------------
+
+def test_readme_is_short_and_the_setup_commands_are_on_its_first_screen():
+    lines = README.splitlines()
+    assert len(lines) <= 300, len(lines)
+    first_screen = lines[:40]
+    for command in setup_commands()[:2]:
+        assert command in first_screen, command
+
+
+def linked(page: str) -> set[str]:
+    """The repository paths a Markdown page links to (not URLs, not anchors within the page)."""
+    folder = os.path.dirname(page)
+    targets = re.findall(r'\]\(([^)#\s]+)(?:#[^)]*)?\)', read(page))
+    return {os.path.normpath(os.path.join(folder, target)) for target in targets if '://' not in target}
+
+
+#: The README, the pages this issue wrote, and every other page of docs/.
+DOCS = sorted({'README.md', 'docs/README.md', 'docs/check.md', 'docs/fix.md', 'docs/measurements.md',
+               'docs/development.md'}
+              | {os.path.relpath(path, ROOT) for path in glob.glob(os.path.join(ROOT, 'docs', '*.md'))})
+
+
+@pytest.mark.parametrize('page', DOCS)
+def test_every_link_of_the_docs_reaches_a_file(page):
+    missing = sorted(target for target in linked(page) if not os.path.exists(os.path.join(ROOT, target)))
+    assert not missing, f'{page} links to {missing}'
+
+
+@pytest.mark.parametrize('page', ['docs/measurements.md', 'docs/development.md'])
+def test_every_file_a_command_names_exists(page):
+    """A figure is only as good as the command and the data behind it: each script and data file the
+    page names is in the repository (``data/...`` after ``cd tests``; survey_science{,2,3,4} expanded)."""
+    text = read(page)
+    named = set(re.findall(r'(?<![\w/])((?:tests|flake8_escapes)/[\w./{},-]+\.(?:py|sh|md|tsv|txt))', text))
+    named |= {'tests/' + path for path in re.findall(r'(?<![\w/])(data/[\w.{},-]+\.(?:py|md|tsv|txt))', text)}
+    paths = set()
+    for path in named:
+        braces = re.search(r'\{(.*?)\}', path)
+        paths |= ({path[:braces.start()] + part + path[braces.end():] for part in braces[1].split(',')}
+                  if braces else {path})
+    missing = sorted(path for path in paths if not os.path.exists(os.path.join(ROOT, path)))
+    assert paths and not missing, missing
+
+
+def test_the_development_page_names_every_tox_env():
+    tox_ini = read('tox.ini')
+    envs = set(re.search(r'^env_list = (.*)$', tox_ini, re.MULTILINE)[1].replace(' ', '').split(','))
+    envs |= set(re.findall(r'^\[testenv:([\w-]+)\]', tox_ini, re.MULTILINE))
+    page = read('docs/development.md')
+    table = page[page.index('## tox envs'):page.index('\n## ', page.index('## tox envs') + 1)]
+    named = set(re.findall(r'^\| `([\w-]+)`', table, re.MULTILINE))
+    first, last = re.search(r'^\| `py(\d+)` \.\.\. `py(\d+)`', table, re.MULTILINE).groups()
+    named |= {f'py{n}' for n in range(int(first), int(last) + 1)}
+    assert named == envs, named ^ envs

@@ -1,4 +1,4 @@
-"""The package's map (README "Development"): each module opens with a docstring that says its one
+"""The package's map (docs/development.md): each module opens with a docstring that says its one
 job, and imports only the modules below it, so that no family calls back into the role pass."""
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ import pytest
 
 PACKAGE = pathlib.Path(__file__).parent.parent / 'flake8_escapes'
 
-#: What each module may import of the package, as the README's table says.  A module missing here
-#: fails the test: a new module takes its place in the map first.
+#: What each module may import of the package, as docs/development.md's module map says.  A module
+#: missing here fails the test: a new module takes its place in the map first.
 FAMILY = {'escapes', 'literals', 'rules', 'roles', 'names'}
 MAY_IMPORT: dict[str, set[str]] = {
     'escapes': set(),
@@ -77,7 +77,7 @@ MODULES = sorted(PACKAGE.rglob('*.py'))
 @pytest.mark.parametrize('path', MODULES, ids=module_name)
 def test_module_imports_only_what_the_map_allows(path):
     name = module_name(path)
-    assert name in MAY_IMPORT, f'{name} is not in the map (README "Development", MAY_IMPORT here)'
+    assert name in MAY_IMPORT, f'{name} is not in the map (docs/development.md, MAY_IMPORT here)'
     extra = imported(ast.parse(path.read_text(encoding='utf-8'))) - MAY_IMPORT[name] - {name}
     assert not extra, f'{name} imports {sorted(extra)}, above it in the map'
 
@@ -88,9 +88,9 @@ def test_module_opens_with_a_docstring(path):
     assert docstring and len(docstring.split()) >= 4, module_name(path)
 
 
-def test_the_map_names_every_module_in_the_readme():
-    readme = (PACKAGE.parent / 'README.md').read_text(encoding='utf-8')
-    section = readme[readme.index('## Development'):]
+def test_the_map_names_every_module_in_the_development_page():
+    page = (PACKAGE.parent / 'docs' / 'development.md').read_text(encoding='utf-8')
+    section = page[page.index('## The module map'):]
     for path in MODULES:
         name = module_name(path)
         if name in ('', '__main__') or name.startswith('fix'):
