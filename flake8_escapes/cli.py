@@ -62,10 +62,14 @@ def add_check(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
                     'environments are skipped). Exit status: 0 no report, 1 reports, 2 bad usage.')
     checking.add_argument('--version', action='version',
                           version=f'%(prog)s {__version__} (flake8 {flake8.__version__})')
-    config.add_arguments(checking)
-    checking.add_argument('--format', choices=check.FORMATS, default='default',
-                          help='default: path:line:col: CODE message; github: workflow annotations; '
-                               'json: one object per line (path, line, column, code, message)')
+    config.add_arguments(checking, known=check.KNOWN)
+    checking.add_argument('--format', metavar='NAME',
+                          help="flake8's --format: default (path:line:col: CODE message), pylint, "
+                               'quiet-filename, quiet-nothing, any flake8 formatter installed, or a '
+                               "format string ('%%(path)s:%%(row)d:%%(col)d: %%(code)s %%(text)s'); "
+                               'github: workflow annotations; json: one JSON array (ruff\'s keys: '
+                               'filename, location, end_location, code, message, name); json-lines: '
+                               'one object per line (path, line, column, code, message)')
     printing = checking.add_argument_group('output', "as flake8's options of these names")
     for name, text in (('--count', 'print the number of reports last'),
                        ('--statistics', 'print how many reports of each code'),
