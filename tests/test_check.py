@@ -341,7 +341,8 @@ def test_a_missing_file(tmp_path):
     # flake8 says E902 (exit 1) when E902 is selected, nothing with --select=ESC; check always says
     # it on standard error and exits 2 (issue 32: test_check_issue32)
     assert flake8(tmp_path, 'gone.py')[1][0].startswith('gone.py:0:1: E902 FileNotFoundError')
-    assert escapes(tmp_path, 'check', 'gone.py') == (2, [], 'gone.py: cannot read: No such file or directory\n')
+    said = 'gone.py: cannot read: No such file or directory\n'
+    assert escapes(tmp_path, 'check', 'gone.py') == (2, [], said)
 
 
 def test_fstring_that_stops_pycodestyle(tmp_path):
