@@ -219,7 +219,8 @@ def add_arguments(parser: argparse.ArgumentParser, *, selection: bool = True,
     (``codes_argument``)."""
     group = parser.add_argument_group(  # filled here: fix's help keeps a description's lines
         'configuration', textwrap.fill('read as flake8 reads it: the [flake8] section of setup.cfg, '
-                                       'tox.ini or .flake8, then these options, which override it', 76))
+                                       'tox.ini or .flake8 (or else [tool.flake8] of pyproject.toml), '
+                                       'then these options, which override it', 76))
 
     def option(name: str, **kwargs: Any) -> None:
         group.add_argument(name, dest=PASSED_ON + name.lstrip('-').replace('-', '_'), **kwargs)

@@ -339,28 +339,43 @@ def job_count(settings: config.Config, files: list[str]) -> int:
     return min(len(files), multiprocessing.cpu_count() if jobs.is_auto else jobs.n_jobs)
 
 
-def run(args: argparse.Namespace) -> int:
-    global _settings, _stdin
-    _stdin = None  # read again by a second run in the same process
-    argv = config.flake8_argv(args, args.paths)
+def configured(args: argparse.Namespace, argv: list[str]) -> config.Config:
+    """The run's configuration, with the formatter ``--format`` names: ours (``FORMATTERS``), or
+    else flake8's ``--format``: one of flake8's formatters, a plugin's, or a format string
+    (``%(path)s:%(row)d: ...``); another name is refused, with the names known."""
     ours = FORMATTERS.get(args.format or '')
-    if args.format and not ours:  # flake8's, a plugin's, or a format string: flake8's --format
+    if args.format and not ours:
         argv.insert(0, f'--format={args.format}')
-    settings = _settings = config.Config(argv, ours, args.output_file)
+    settings = config.Config(argv, ours, args.output_file)
     if args.format and not ours and args.format not in settings.reporters and '%(' not in args.format:
         raise config.Unusable(f"--format: unknown format {args.format!r} (known: "
                               f"{', '.join([*sorted(settings.reporters), *FORMATTERS])}, "
                               "or a flake8 format string such as '%(path)s:%(row)d: %(code)s %(text)s')")
-    if settings.ignores_all(CODES):
-        output.say(IGNORED_ALL, sys.stderr)
+    return settings
+
+
+def files_to_read(settings: config.Config, paths: list[str]) -> tuple[list[str], bool]:
+    """(the files to check, was a path given missing?): the walk (``config.walk``), without a
+    path named that is not a regular file (said on standard error)."""
     files = []
     named = set(settings.options.filenames)  # the walk yields regular files only: test the names given
-    walked, missing = config.walk(settings, args.paths or ['.'])
+    walked, missing = config.walk(settings, paths)
     for name in walked:
         if name not in named or regular(name):
             files.append(name)
         else:
             output.say(f'{output.shown(name)}: skipped, not a regular file', sys.stderr)
+    return files, missing
+
+
+def run(args: argparse.Namespace) -> int:
+    global _settings, _stdin
+    _stdin = None  # read again by a second run in the same process
+    argv = config.flake8_argv(args, args.paths)
+    settings = _settings = configured(args, argv)
+    if settings.ignores_all(CODES):
+        output.say(IGNORED_ALL, sys.stderr)
+    files, missing = files_to_read(settings, args.paths or ['.'])
     jobs = job_count(settings, files)
     gc.freeze()  # the modules and the configuration, never garbage: not scanned again (inherited by fork)
     if jobs > 1:
