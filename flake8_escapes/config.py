@@ -18,10 +18,11 @@ One addition to flake8's configuration, for the commands only (flake8, and
 so the plugin inside it, does not read it): a ``[tool.flake8]`` table of
 ``pyproject.toml``, the Flake8-pyproject convention, read when the search
 finds no flake8 ini section (setup.cfg, tox.ini, .flake8) in the same folder
-or below it (``config_file``).
+or below it (``config_file``), or named by ``--config``.
+
 ``walk`` is the walk of both commands: a path given that does not exist is
-said and makes the command exit 2 (a CI path typo must fail), and so is a
-folder given where no Python file is found (a warning only).
+said and makes the command exit 2 (a CI path typo must fail); a folder given
+where no Python file is found is said too (a warning: exit 0).
 """
 from __future__ import annotations
 
@@ -152,10 +153,13 @@ def read_config(path: str) -> configparser.RawConfigParser:
 
 def load_config(config: str | None, extra: list[str], *,
                 isolated: bool = False) -> tuple[configparser.RawConfigParser, str]:
-    """flake8's ``load_config``, with a ``pyproject.toml`` found by ``config_file`` read too."""
-    found = None if isolated or config is not None else config_file(os.path.abspath('.'))
-    if found is None or os.path.basename(found) != PYPROJECT:
-        return FLAKE8_LOAD_CONFIG(config or found, extra, isolated=isolated)  # type: ignore[no-any-return]
+    """flake8's ``load_config``, with a ``pyproject.toml`` found by ``config_file`` (or named by
+    ``--config``) read too."""
+    found = config if isolated or config is not None else config_file(os.path.abspath('.'))
+    if isolated or found is None or os.path.basename(found) != PYPROJECT:
+        return FLAKE8_LOAD_CONFIG(found, extra, isolated=isolated)  # type: ignore[no-any-return]
+    if not os.path.isfile(found):
+        raise ExecutionError(f'The specified config file does not exist: {found}')
     cfg = read_config(found)
     for filename in extra:  # flake8's --append-config, read after it
         if not cfg.read(filename, encoding='UTF-8'):
