@@ -10,15 +10,13 @@ import argparse
 import shutil
 import sys
 import textwrap
-from typing import Sequence
+from typing import Callable, Sequence
 
 import flake8
 
-from flake8_escapes import __version__, config, fix
+from flake8_escapes import __version__, config
 from flake8_escapes.commands import check, explain
-from flake8_escapes.commands import fix as fixing_command
 
-FIXABLE = fix.SAFE + fix.UNSAFE
 FIX_EPILOG = '''\
 Each file is either left exactly as it was or correctly fixed: only the bytes
 of the fixed literals change, written through a temporary file; a literal
@@ -41,12 +39,14 @@ class FixHelp(argparse.RawDescriptionHelpFormatter):
 
 def _codes(value: str) -> list[str]:
     """``--select``: comma-separated codes or prefixes of codes (ESC3, ESC301)."""
+    from flake8_escapes import fix  # imported for fix only: check starts without the fixer (issue 32)
+    fixable = fix.SAFE + fix.UNSAFE
     chosen: list[str] = []
     for item in filter(None, (part.strip().upper() for part in value.split(','))):
-        matching = [code for code in FIXABLE if code.startswith(item)]
+        matching = [code for code in fixable if code.startswith(item)]
         if not matching:
             raise argparse.ArgumentTypeError(
-                f'{item!r} matches no code the fixer knows ({", ".join(FIXABLE)})')
+                f'{item!r} matches no code the fixer knows ({", ".join(fixable)})')
         chosen.extend(code for code in matching if code not in chosen)
     if not chosen:
         raise argparse.ArgumentTypeError('names no code')
@@ -58,14 +58,19 @@ def add_check(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
         'check', help='report as flake8 --select=ESC would, without flake8',
         description='Report what flake8 --select=ESC reports, at the same positions and in the same '
                     'format, reading the same configuration, without running flake8\'s other checkers '
-                    '(without --select, a file that does not parse gets E999, as in flake8; virtual '
-                    'environments are skipped). Exit status: 0 no report, 1 reports, 2 bad usage.')
+                    '(a file that does not parse gets E999 when it holds an escape that may be '
+                    'reported: the others are not parsed; virtual environments are skipped). Exit status: '
+                    '0 no report, 1 reports, 2 bad usage or a path that does not exist.')
     checking.add_argument('--version', action='version',
                           version=f'%(prog)s {__version__} (flake8 {flake8.__version__})')
-    config.add_arguments(checking)
-    checking.add_argument('--format', choices=check.FORMATS, default='default',
-                          help='default: path:line:col: CODE message; github: workflow annotations; '
-                               'json: one object per line (path, line, column, code, message)')
+    config.add_arguments(checking, known=check.KNOWN)
+    checking.add_argument('--format', metavar='NAME',
+                          help="flake8's --format: default (path:line:col: CODE message), pylint, "
+                               'quiet-filename, quiet-nothing, any flake8 formatter installed, or a '
+                               "format string ('%%(path)s:%%(row)d:%%(col)d: %%(code)s %%(text)s'); "
+                               'github: workflow annotations; json: one JSON array (ruff\'s keys: '
+                               'filename, location, end_location, code, message, name); json-lines: '
+                               'one object per line (path, line, column, code, message)')
     printing = checking.add_argument_group('output', "as flake8's options of these names")
     for name, text in (('--count', 'print the number of reports last'),
                        ('--statistics', 'print how many reports of each code'),
@@ -113,9 +118,18 @@ def parser() -> argparse.ArgumentParser:
     return top
 
 
+def command_run(command: str) -> Callable[[argparse.Namespace], int]:
+    """The command's ``run``: the fixer's modules are imported for ``fix`` only (``check`` starts
+    without them: issue 32)."""
+    if command == 'fix':
+        from flake8_escapes.commands import fix as fixing_command
+        return fixing_command.run
+    return {'check': check.run, 'explain': explain.run}[command]
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = parser().parse_args(argv)
-    run = {'check': check.run, 'fix': fixing_command.run, 'explain': explain.run}[args.command]
+    run = command_run(args.command)
     try:
         return run(args)
     except config.Unusable as error:  # bad usage, in the config file: as argparse's errors

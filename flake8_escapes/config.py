@@ -13,6 +13,16 @@ Two departures from flake8's walk, both about files nobody means to lint: a
 folder holding a ``pyvenv.cfg`` (a virtual environment) is skipped, and so is
 anything that is not a regular file (a FIFO named ``x.py`` would block).
 Symlinked folders are not followed, as in flake8 (``os.walk``'s default).
+
+One addition to flake8's configuration, for the commands only (flake8, and
+so the plugin inside it, does not read it): a ``[tool.flake8]`` table of
+``pyproject.toml``, the Flake8-pyproject convention, read when the search
+finds no flake8 ini section (setup.cfg, tox.ini, .flake8) in the same folder
+or below it (``config_file``), or named by ``--config``.
+
+``walk`` is the walk of both commands: a path given that does not exist is
+said and makes the command exit 2 (a CI path typo must fail); a folder given
+where no Python file is found is said too (a warning: exit 0).
 """
 from __future__ import annotations
 
@@ -22,12 +32,15 @@ import contextlib
 import logging
 import os
 import re
+import stat
+import sys
 import textwrap
+from types import ModuleType
 from typing import Any, Callable, Iterable, Iterator, NoReturn, Sequence
 
 import flake8
 from flake8 import utils
-from flake8.exceptions import Flake8Exception
+from flake8.exceptions import ExecutionError, Flake8Exception
 from flake8.formatting.base import BaseFormatter
 from flake8.main.options import JobsArgument, register_default_options, stage1_arg_parser
 from flake8.options import config as flake8_config
@@ -37,7 +50,7 @@ from flake8.options.parse_args import parse_args
 from flake8.plugins import finder, reporter
 from flake8.style_guide import Decision, Ignored, StyleGuideManager
 
-from flake8_escapes import apis
+from flake8_escapes import apis, output
 from flake8_escapes.plugin import REGEX_FUNCTIONS_OPTION, regex_functions_argument
 
 LOG = logging.getLogger(__name__)
@@ -45,6 +58,123 @@ LOG = logging.getLogger(__name__)
 #: The prefix of the argparse destinations handed on to flake8's parser as they were written.
 PASSED_ON = 'flake8_'
 VENV_MARKER = 'pyvenv.cfg'
+PYPROJECT = 'pyproject.toml'
+#: flake8's own loader, which ``load_config`` stands in for while flake8 parses our options.
+FLAKE8_LOAD_CONFIG = flake8_config.load_config
+
+
+def toml_reader() -> ModuleType | None:
+    """``tomllib`` (3.11+), or ``tomli`` where it is installed (3.10), or None."""
+    for name in ('tomllib', 'tomli'):
+        try:
+            return __import__(name)
+        except ImportError:
+            pass
+    return None
+
+
+_noted_no_toml = False
+
+
+def tool_flake8(path: str) -> dict[str, str] | None:
+    """The ``[tool.flake8]`` table of a ``pyproject.toml`` as flake8 reads an ini section: each
+    value as text (a list one item per line, as a multi-line ini value; true/false; numbers as
+    written); None when the file has no such table, or on 3.10 without ``tomli`` (said once).
+    A file that is not TOML, or a value that is a table, is refused (``Unusable``)."""
+    global _noted_no_toml
+    try:
+        with open(path, 'rb') as f:
+            data = f.read()
+    except OSError:
+        return None
+    if b'flake8' not in data:  # most pyproject.toml files: not parsed
+        return None
+    reader = toml_reader()
+    if reader is None:
+        if not _noted_no_toml and re.search(rb'^\s*\[\s*tool\s*\.\s*flake8\s*\]', data, re.MULTILINE):
+            _noted_no_toml = True
+            output.say(f'{shown_path(path)}: [tool.flake8] not read: this Python reads TOML only with '
+                       'tomli installed (pip install tomli)', sys.stderr)
+        return None
+    try:
+        table = reader.loads(data.decode('utf-8')).get('tool', {}).get('flake8')
+    except (UnicodeDecodeError, reader.TOMLDecodeError) as error:
+        raise Unusable(f'{shown_path(path)}: not TOML: {error}') from None
+    if not isinstance(table, dict):
+        return None
+    return {name: ini_value(path, name, value) for name, value in table.items()}
+
+
+def ini_value(path: str, name: str, value: object) -> str:
+    """A TOML value as the text of an ini option (what Flake8-pyproject hands flake8)."""
+    if isinstance(value, bool):
+        return str(value).lower()
+    if isinstance(value, list):
+        return '\n'.join(ini_value(path, name, item) for item in value)
+    if isinstance(value, dict):
+        raise Unusable(f'{shown_path(path)}: [tool.flake8] {name}: a table, not a value')
+    return str(value)
+
+
+def _pyproject(folder: str) -> str | None:
+    """The nearest ``pyproject.toml`` with a ``[tool.flake8]`` table from ``folder`` up, in
+    flake8's search (it stops at the root or at the home folder, as ``_find_config_file``)."""
+    home = os.path.expanduser('~')
+    while True:
+        path = os.path.join(folder, PYPROJECT)
+        if os.path.isfile(path) and tool_flake8(path) is not None:
+            return path
+        parent = os.path.dirname(folder)
+        if parent == folder or (home != '~' and os.path.exists(parent) and os.path.samefile(parent, home)):
+            return None
+        folder = parent
+
+
+def config_file(folder: str) -> str | None:
+    """The config file flake8 finds from ``folder`` up (``setup.cfg``, ``tox.ini``, ``.flake8``
+    with a flake8 section), or a ``pyproject.toml`` with ``[tool.flake8]`` where none is found in
+    its folder or below it (nearer one first; in the same folder, the ini file)."""
+    ini: str | None = flake8_config._find_config_file(folder)
+    toml = _pyproject(folder)
+    if toml and (ini is None or len(os.path.dirname(toml)) > len(os.path.dirname(ini))):
+        return toml
+    return ini
+
+
+def read_config(path: str) -> configparser.RawConfigParser:
+    """A config file as flake8 reads it (``pyproject.toml``'s ``[tool.flake8]`` as ``[flake8]``)."""
+    cfg = configparser.RawConfigParser()
+    if os.path.basename(path) == PYPROJECT:
+        cfg.read_dict({'flake8': tool_flake8(path) or {}})
+    else:
+        cfg.read(path, encoding='UTF-8')
+    return cfg
+
+
+def load_config(config: str | None, extra: list[str], *,
+                isolated: bool = False) -> tuple[configparser.RawConfigParser, str]:
+    """flake8's ``load_config``, with a ``pyproject.toml`` found by ``config_file`` (or named by
+    ``--config``) read too."""
+    found = config if isolated or config is not None else config_file(os.path.abspath('.'))
+    if isolated or found is None or os.path.basename(found) != PYPROJECT:
+        return FLAKE8_LOAD_CONFIG(found, extra, isolated=isolated)  # type: ignore[no-any-return]
+    if not os.path.isfile(found):
+        raise ExecutionError(f'The specified config file does not exist: {found}')
+    cfg = read_config(found)
+    for filename in extra:  # flake8's --append-config, read after it
+        if not cfg.read(filename, encoding='UTF-8'):
+            raise ExecutionError(f'The specified config file does not exist: {filename}')
+    return cfg, os.path.dirname(found)
+
+
+@contextlib.contextmanager
+def pyproject_read() -> Iterator[None]:
+    """flake8's ``parse_args`` loads the configuration with ``load_config`` meanwhile."""
+    setattr(flake8_config, 'load_config', load_config)
+    try:
+        yield
+    finally:
+        setattr(flake8_config, 'load_config', FLAKE8_LOAD_CONFIG)
 
 
 def regex_functions_text(value: str) -> str:
@@ -54,14 +184,53 @@ def regex_functions_text(value: str) -> str:
     return value
 
 
-def add_arguments(parser: argparse.ArgumentParser, *, selection: bool = True) -> None:
-    """The flake8 options ``check`` (and, without ``selection``: without ``--select``, ``fix``) take."""
+def known_codes(known: Sequence[str]) -> str:
+    """``known`` as a usage error lists them: by family prefix (``ESC3 = ESC301-ESC304``)."""
+    groups: dict[str, list[str]] = {}
+    for code in known:
+        groups.setdefault(code[:4] if code.startswith('ESC') else code, []).append(code)
+    shown = ['ESC'] if 'ESC3' in groups else []
+    for prefix, codes in groups.items():
+        span = codes[0] if len(codes) == 1 else f'{codes[0]}-{codes[-1]}'
+        shown.append(prefix if codes == [prefix] else f'{prefix} = {span}')
+    return ', '.join(shown)
+
+
+def codes_argument(known: Sequence[str], selecting: bool) -> Callable[[str], str]:
+    """An argparse type for ``--select``/``--extend-select`` (``selecting``) and ``--ignore``/
+    ``--extend-ignore``: each code (a prefix, as flake8 matches them) kept as text for flake8's
+    parser, refused as ruff refuses an unknown rule selector: one in lower case (flake8 matches
+    codes as written: ``esc301`` matches nothing; ruff refuses ``e501`` too), one to select that
+    starts no code of ``known`` (``--select XYZ`` would report nothing, and exit 0), one to ignore
+    that looks like ours (``ESC``...) and starts none.  Other codes to ignore pass: ignoring what
+    the command never reports changes nothing, and a flake8 command line copied keeps working."""
+    def codes(value: str) -> str:
+        for item in utils.parse_comma_separated_list(value):
+            matches = any(code.startswith(item) for code in known)
+            if item != item.upper():
+                raise argparse.ArgumentTypeError(
+                    f'unknown code {item!r}: codes are upper case, as flake8 matches them ({item.upper()!r})')
+            if not matches and (selecting or item.startswith('ESC')):
+                raise argparse.ArgumentTypeError(f'unknown code {item!r} (known: {known_codes(known)})')
+        return value
+    return codes
+
+
+def add_arguments(parser: argparse.ArgumentParser, *, selection: bool = True,
+                  known: Sequence[str] = ()) -> None:
+    """The flake8 options ``check`` (and, without ``selection``: without ``--select``, ``fix``) take;
+    with ``known``, the codes the command reports, the codes given to them are checked
+    (``codes_argument``)."""
     group = parser.add_argument_group(  # filled here: fix's help keeps a description's lines
         'configuration', textwrap.fill('read as flake8 reads it: the [flake8] section of setup.cfg, '
-                                       'tox.ini or .flake8, then these options, which override it', 76))
+                                       'tox.ini or .flake8 (or else [tool.flake8] of pyproject.toml), '
+                                       'then these options, which override it', 76))
 
     def option(name: str, **kwargs: Any) -> None:
         group.add_argument(name, dest=PASSED_ON + name.lstrip('-').replace('-', '_'), **kwargs)
+
+    def codes(name: str) -> dict[str, Callable[[str], str]]:
+        return {'type': codes_argument(known, name.endswith('select'))} if known else {}
 
     option('--config', metavar='FILE', help='the config file to read instead of searching')
     option('--append-config', action='append', default=[], metavar='FILE',
@@ -69,7 +238,7 @@ def add_arguments(parser: argparse.ArgumentParser, *, selection: bool = True) ->
     option('--isolated', action='store_true', help='read no config file')
     # fix has a --select of its own: the codes to fix, among those flake8 would report
     for name in ('--select',) * selection + ('--extend-select', '--ignore', '--extend-ignore'):
-        option(name, metavar='CODES', help=f"as flake8's {name}")
+        option(name, metavar='CODES', help=f"as flake8's {name}", **codes(name))
     option('--per-file-ignores', metavar='FILES:CODES', help="as flake8's")
     option('--exclude', metavar='PATTERNS', help="as flake8's (replaces its default)")
     option('--extend-exclude', metavar='PATTERNS', help="as flake8's")
@@ -126,7 +295,7 @@ def parsed(argv: list[str]) -> tuple[finder.Plugins, argparse.Namespace]:
     """flake8's ``parse_args``; what it refuses raised as ``Unusable``, one line naming the
     config file and the option (``max-line-length = abc``, a duplicate option or section)."""
     try:
-        with refusals_raised():
+        with refusals_raised(), pyproject_read():
             return parse_args(argv)  # type: ignore[no-any-return]
     except Flake8Exception as error:  # a missing --config file, a missing required plugin
         raise Unusable(str(error)) from None
@@ -186,10 +355,10 @@ def bad_option(argv: Sequence[str]) -> str | None:
     first, _ = prelim.parse_known_args(argv)
     if first.isolated:
         return None
-    found = first.config or flake8_config._find_config_file(os.path.abspath('.'))
+    found = first.config or config_file(os.path.abspath('.'))
     files = [found, *first.append_config] if found else list(first.append_config)
     try:
-        cfg, cfg_dir = flake8_config.load_config(first.config, first.append_config)
+        cfg, cfg_dir = load_config(first.config, first.append_config)
     except ValueError:  # a file that is not UTF-8
         return next((shown_path(path) for path in files if not _reads(path)), None)
     plugin_options = finder.parse_plugin_options(
@@ -203,7 +372,8 @@ def bad_option(argv: Sequence[str]) -> str | None:
         name = _refused_option(path, lambda alone: aggregate_options(
             manager, alone, os.path.dirname(path), []))
         if name:
-            return f'{shown_path(path)}: [flake8] {name}'
+            section = '[tool.flake8]' if os.path.basename(path) == PYPROJECT else '[flake8]'
+            return f'{shown_path(path)}: {section} {name}'
     return None
 
 
@@ -217,8 +387,7 @@ def _reads(path: str) -> bool:
 
 def _refused_option(path: str, aggregate: Callable[[configparser.RawConfigParser], Any]) -> str | None:
     """The first option of ``path``'s [flake8] section that ``aggregate`` refuses read alone."""
-    cfg = configparser.RawConfigParser()
-    cfg.read(path, encoding='UTF-8')
+    cfg = read_config(path)
     if not cfg.has_section('flake8'):
         return None
     for name, value in cfg.items('flake8'):
@@ -241,6 +410,7 @@ class Config:
         ``output_file``: flake8's ``--output-file``."""
         self.argv = list(argv)
         plugins, self.options = parsed(self.argv)
+        self.reporters = frozenset(plugins.reporters)  # flake8's formatters' names, plugins' too
         if output_file:
             self.options.output_file = output_file
         self.formatter = (formatter(self.options) if formatter
@@ -299,3 +469,40 @@ class Config:
                     if (not excluded(path) and utils.fnmatch(path, options.filename)
                             and os.path.isfile(path)):
                         yield path
+
+
+def walk(settings: Config, paths: Sequence[str], *, once: bool = False) -> tuple[list[str], bool]:
+    """(the files to read under ``paths``, was a path missing?): ``Config.files`` for each path
+    given, for ``check`` and ``fix`` alike.  A path that does not exist (or cannot be looked at)
+    is said on standard error and left out: the command exits 2 once the other files are done
+    (ruff says E902; flake8 said E902 only when E902 was selected, and nothing with
+    ``--select ESC``).  A folder given where no Python file is found is said, a warning.
+    ``once`` (``fix``): each file once (a path given twice, or through a symlink, is fixed once),
+    and a file found in a folder whose real path is outside every folder given (a symlink out of
+    the tree) is left alone, with one line, unless it is named itself."""
+    files: list[str] = []
+    missing = False
+    seen = set()
+    folders = tuple(os.path.join(os.path.realpath(path), '') for path in paths if os.path.isdir(path))
+    for given in paths:
+        try:
+            is_folder = given != '-' and stat.S_ISDIR(os.stat(given).st_mode)
+        except OSError as error:
+            output.say(f'{output.shown(given)}: cannot read: {error.strerror or error}', sys.stderr)
+            missing = True
+            continue
+        count = 0
+        for name in settings.files([given]):
+            count += 1
+            key = os.path.realpath(name) if once and name != '-' else name
+            if not once:
+                files.append(name)
+            elif name != given and not key.startswith(folders):
+                output.say(f'{output.shown(name)}: left alone: it leads to {output.shown(key)}, outside '
+                           'the folders given (name it to fix it)', sys.stderr)
+            elif key not in seen:
+                seen.add(key)
+                files.append(name)
+        if not count and is_folder:
+            output.say(f'{output.shown(given)}: no Python file found', sys.stderr)
+    return files, missing

@@ -173,6 +173,8 @@ def test_prefixes_as_flake8_matches_them(tmp_path, args, shown):
     (tmp_path / 'bad.py').write_text(BAD)
     expected = (1, BAD_OUT) if shown else (0, [])
     assert [line for line in flake8(tmp_path, *args, 'bad.py')[1] if ': ESC' in line] == expected[1]
+    if args == ['--select=F']:  # a code check never reports: refused (issue 32), not "nothing to report"
+        expected = (2, [])
     assert check(tmp_path, *args, 'bad.py') == expected
 
 
@@ -237,9 +239,11 @@ def test_test_data_line_for_line():
     assert check(DATA, *common, '--select=ESC', '.') == flake8_says
     assert check(DATA, *common, '--select=ESC', '--jobs=2', '.') == flake8_says
     assert check(DATA, *common, '.') == flake8(DATA, *common, '--select=ESC,E999', '.')
-    for name in unparsed:  # without --select, flake8's E999 line is among check's
+    for name in unparsed:  # without --select, flake8's E999 line is among check's where it may report
         e999, = flake8(DATA, '--isolated', '--select=E999', name)[1]
-        assert e999 in check(DATA, '--isolated', name)[1]
+        reports = check(DATA, '--isolated', '--select=ESC', name)[1]
+        # a file that cannot report is not parsed (issue 32): no E999 then
+        assert (e999 in check(DATA, '--isolated', name)[1]) is bool(reports), name
     for name in stopped:  # check goes on where flake8 stops
         assert check(DATA, '--isolated', name)[0] == 1
 
@@ -335,8 +339,11 @@ def test_a_nul_byte_is_a_syntax_error_on_every_python(tmp_path):
 
 
 def test_a_missing_file(tmp_path):
-    assert check(tmp_path, 'gone.py') == flake8(tmp_path, 'gone.py')
-    assert check(tmp_path, 'gone.py')[1][0].startswith('gone.py:0:1: E902 FileNotFoundError')
+    # flake8 says E902 (exit 1) when E902 is selected, nothing with --select=ESC; check always says
+    # it on standard error and exits 2 (issue 32: test_check_issue32)
+    assert flake8(tmp_path, 'gone.py')[1][0].startswith('gone.py:0:1: E902 FileNotFoundError')
+    said = 'gone.py: cannot read: No such file or directory\n'
+    assert escapes(tmp_path, 'check', 'gone.py') == (2, [], said)
 
 
 def test_fstring_that_stops_pycodestyle(tmp_path):
@@ -351,14 +358,15 @@ def test_fstring_that_stops_pycodestyle(tmp_path):
 
 def test_formats(tmp_path):
     (tmp_path / 'bad.py').write_text(BAD)
-    code, out = check(tmp_path, '--format=json', 'bad.py')
+    code, out = check(tmp_path, '--format=json-lines', 'bad.py')
     assert code == 1
     assert json.loads(out[0]) == {
         'path': 'bad.py', 'line': 3, 'column': 23, 'code': 'ESC301',
         'message': "invalid escape sequence '\\d'; write '\\\\d' or use a raw string"}
     assert len(out) == 3
     code, out = check(tmp_path, '--format=github', 'bad.py')
-    assert out[0] == ("::error file=bad.py,line=3,col=23,title=ESC301::ESC301 invalid escape sequence "
+    assert out[0] == ("::error file=bad.py,line=3,endLine=3,col=23,endColumn=24,title=ESC301::ESC301 "
+                      "invalid escape sequence "
                       "'\\d'; write '\\\\d' or use a raw string")
     assert check(tmp_path, '--format=pylint', 'bad.py') == flake8(
         tmp_path, '--select=ESC', '--format=pylint', 'bad.py')
@@ -511,7 +519,7 @@ def test_a_config_file_named_that_does_not_read(tmp_path, text, says):
 # -- files read without the AST (source.lexed_literals, checks.may_report) ----------------------
 
 #: Files whose reportable rows hold literals with no escape a check looks at:
-#: read, lexed, and neither parsed nor tokenized unless E999 is shown.
+#: read, lexed, and neither parsed nor tokenized (E999 shown or not: issue 32).
 UNPARSED = {
     'dash.py': "x = '\\N{EM DASH}'\n",
     'accent.py': "x = '\\u00e9'\ny = b'a'\n",
@@ -519,7 +527,7 @@ UNPARSED = {
     'docstring.py': 'def f():\n    r"""\n    \'\\d\' here\n    """\n    return \'\\N{EM DASH}\'\n',
     'fstring.py': "x = f'{a}{b:>{w}}'\ny = '\\N{EM DASH}'\n",
     'fstring_row.py': "x = f'{a}\\t{b:>{w}}\\u00e9'\ny = b'a'\n",  # on the row (3.12+: tokenized alone)
-    # a syntax error flake8 reports only as E999: nothing with --select=ESC
+    # a syntax error flake8 reports only as E999: nothing from check (it cannot report: not parsed)
     'broken.py': "x = '\\N{EM DASH}'\ndef f(:\n",
 }
 #: Files with a report, or a candidate only the AST can judge, beside them.
@@ -540,7 +548,9 @@ def test_files_read_without_the_ast_print_what_flake8_prints(tmp_path):
     text = "./broken_escape.py:1:6: ESC301 invalid escape sequence '\\d'; write '\\\\d' or use a raw string"
     for args in (['--select=ESC'], ['--select=ESC', '--jobs=2'], ['--select=ESC,E999'], []):
         expected = flake8(tmp_path, '--isolated', *(args or ['--select=ESC,E999']), '.')
-        expected = (expected[0], sorted([*expected[1], text], key=lambda line: (
+        # broken.py cannot report: not parsed, so no E999 for it (issue 32)
+        kept = [line for line in expected[1] if not line.startswith('./broken.py:')]
+        expected = (expected[0], sorted([*kept, text], key=lambda line: (
             line.split(':')[0], *map(int, line.split(':')[1:3]))))
         assert check(tmp_path, '--isolated', *args, '.') == expected, args
     assert check(tmp_path, '--isolated', '--select=ESC', *UNPARSED) == (0, [])
@@ -552,7 +562,7 @@ def test_files_read_without_the_ast_print_what_flake8_prints(tmp_path):
 
 def test_files_read_without_the_ast_are_not_parsed(tmp_path, monkeypatch):
     """In process: ``file_results`` on a file that cannot report never calls ast.parse
-    (unless E999 is shown); on one that may report, it does."""
+    (E999 shown or not: issue 32); on one that may report, it does."""
     from flake8_escapes import config
     from flake8_escapes.commands import check as checking
     write(tmp_path, {**UNPARSED, **PARSED})
@@ -564,12 +574,12 @@ def test_files_read_without_the_ast_are_not_parsed(tmp_path, monkeypatch):
     real_parse = checking.ast.parse
     monkeypatch.setattr(checking.ast, 'parse', parse)
     monkeypatch.chdir(tmp_path)
-    for select, unparsed_parsed in (('ESC', False), ('ESC,E999', True)):
+    for select in ('ESC', 'ESC,E999', 'ESC,E'):
         monkeypatch.setattr(checking, '_settings', config.Config(['--isolated', f'--select={select}', '.']))
         for name in UNPARSED:
             parsed.clear()
-            assert checking.file_results(name)[1] == [] or select == 'ESC,E999', name
-            assert bool(parsed) is unparsed_parsed, (select, name)
+            assert checking.file_results(name)[1] == [], name
+            assert not parsed, (select, name)
         for name in PARSED:
             parsed.clear()
             checking.file_results(name)

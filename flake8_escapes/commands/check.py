@@ -7,22 +7,23 @@ fallback, ``# flake8: noqa``), its AST and tokens are built as flake8 builds
 them, and every report goes through flake8's ``StyleGuideManager`` (select,
 ignore, per-file-ignores, ``# noqa``) and a flake8 formatter.  So the output
 is ``flake8 --select=ESC``'s, line for line, without pycodestyle, pyflakes,
-mccabe or the logical-line builder; except that without ``--select`` a file
-that does not parse or tokenize gets flake8's E999 or E902 line, virtual
+mccabe or the logical-line builder; except that virtual
 environments are skipped, and a coding cookie on a line ended by a lone CR is
 honoured as CPython honours it (flake8's reader sees one long line; before
 3.14 tokenize decodes it as UTF-8 to find the cookie, fails, and flake8 falls
 back to latin-1: its columns after a non-ASCII character are CPython's plus
 the extra bytes; ``source_lines``).
 
-A file that does not parse gets flake8's ``E999`` line (when E999 would be
-shown) and the run goes on.  The tokens are the plugin's (``source.tokens_for``:
-quiet rows skipped, literals read at the AST's place), not flake8's full
-tokenization; a file with no row whose backslash can be reported is read but,
-unless ``E999`` or ``E902`` is to be shown, neither parsed nor tokenized, nor
-is one whose literals on those rows, lexed without the AST
-(``source.lexed_literals``), hold no escape a check looks at
-(``checks.may_report``): most files with a backslash in a literal.  The
+Only a file that may report is parsed: one with no row whose backslash can be
+reported is read but neither parsed nor tokenized, nor is one whose literals
+on those rows, lexed without the AST (``source.lexed_literals``), hold no
+escape a check looks at (``checks.may_report``): most files with a backslash
+in a literal.  So plain ``check`` is as fast as ``--select ESC`` (issue 32),
+and a file that does not parse gets flake8's ``E999`` line (E999 is selected
+by default, as in flake8) only when it may report: then also the reports its
+literals' text alone gives (``text_results``), and the run goes on.  The
+tokens are the plugin's (``source.tokens_for``: quiet rows skipped, literals
+read at the AST's place), not flake8's full tokenization.  The
 cyclic garbage collector is paused while a file is checked.
 """
 from __future__ import annotations
@@ -45,13 +46,18 @@ from typing import Optional
 from flake8.checker import FileChecker
 from flake8.formatting.base import BaseFormatter
 from flake8.processor import FileProcessor
+from flake8.statistics import Statistics
 from flake8.violation import Violation
 
-from flake8_escapes import checks, config, output, rules, source
+from flake8_escapes import checks, config, escapes, output, rules, source
 
-Result = tuple[str, int, int, str, Optional[str]]  # code, line, 0-based col, text, noqa line
+#: code, line, 0-based col, text, noqa line, 0-based end column (past the escape's last character)
+Result = tuple[str, int, int, str, Optional[str], int]
 CODES = tuple(rule.code for rule in rules.RULES)
-FORMATS = ('default', 'pylint', 'github', 'json')
+#: The codes ``check`` reports: ours, and flake8's for a file that does not parse or tokenize.
+KNOWN = (*CODES, 'E902', 'E999')
+#: Each code's name, as ``--statistics`` and ``--format=json`` give it (ruff's names for E902, E999).
+NAMES = {**{rule.code: rule.name for rule in rules.RULES}, 'E902': 'io-error', 'E999': 'syntax-error'}
 IGNORED_ALL = ('flake8-escapes: the configuration ignores every ESC code (flake8 matches by prefix: '
                '"E" ignores ESC too); add extend-select = ESC to report them')
 FIRST_LINES = re.compile(rb'([^\r\n]*(?:\r\n|\r|\n)?)([^\r\n]*(?:\r\n|\r|\n)?)')
@@ -62,8 +68,21 @@ _settings: config.Config | None = None
 _stdin: bytes | None = None
 
 
-class GitHub(BaseFormatter):
-    """GitHub Actions workflow commands: one ``::error`` annotation per report."""
+class Ranged(BaseFormatter):
+    """A formatter that shows where a report's escape ends: ``end``, the 0-based column past
+    its last character on the report's row, is set (``report``) before each report is handled."""
+
+    end = 0
+
+    def end_column(self, error: Violation) -> int:
+        """The 1-based column of the escape's last character (of the reported character where
+        there is no escape: E999, E902)."""
+        return max(self.end, int(error.column_number))
+
+
+class GitHub(Ranged):
+    """GitHub Actions workflow commands: one ``::error`` annotation per report, from its
+    backslash (``col``) to its escape's last character (``endColumn``)."""
 
     def format(self, error: Violation) -> str:
         def escape(text: str, *more: str) -> str:
@@ -71,8 +90,8 @@ class GitHub(BaseFormatter):
                 text = text.replace(char, f'%{ord(char):02X}')
             return text
         where = ','.join(f'{key}={escape(str(value), ":", ",")}' for key, value in (
-            ('file', error.filename), ('line', error.line_number), ('col', error.column_number),
-            ('title', error.code)))
+            ('file', error.filename), ('line', error.line_number), ('endLine', error.line_number),
+            ('col', error.column_number), ('endColumn', self.end_column(error)), ('title', error.code)))
         return f'::error {where}::{escape(f"{error.code} {error.text}")}'
 
 
@@ -84,7 +103,29 @@ class JSONLines(BaseFormatter):
                            'column': error.column_number, 'code': error.code, 'message': error.text})
 
 
-FORMATTERS = {'github': GitHub, 'json': JSONLines}
+class JSON(Ranged):
+    """One JSON array of the reports, ruff's ``--output-format json`` where its keys fit: ``code``,
+    ``message``, ``filename`` (as flake8 names it; ruff's is absolute), ``location`` and
+    ``end_location`` (``row``, ``column``: 1-based, the end one past the escape's last character,
+    as ruff's), ``name`` (the rule's); ruff's ``fix``, ``cell``, ``noqa_row`` and ``url`` left out."""
+
+    def after_init(self) -> None:
+        self.found: list[dict[str, object]] = []
+
+    def handle(self, error: Violation) -> None:
+        self.found.append({
+            'code': error.code, 'message': error.text, 'filename': error.filename,
+            'name': NAMES.get(error.code),
+            'location': {'row': error.line_number, 'column': error.column_number},
+            'end_location': {'row': error.line_number, 'column': self.end_column(error) + 1}})
+
+    def stop(self) -> None:
+        self._write(json.dumps(self.found, indent=2, sort_keys=True))
+        super().stop()
+
+
+#: Our formatters, beside flake8's (default, pylint, quiet-filename, quiet-nothing, and any plugin's).
+FORMATTERS: dict[str, type[BaseFormatter]] = {'github': GitHub, 'json': JSON, 'json-lines': JSONLines}
 
 
 def _init(argv: list[str]) -> None:
@@ -165,16 +206,15 @@ def _file_results(filename: str) -> tuple[str, list[Result]]:
     try:
         processor = FileProcessor(filename, settings.options, lines=read_lines(filename))
     except OSError as error:
-        return filename, [('E902', 0, 0, f'{type(error).__name__}: {error}', None)]
+        return filename, [('E902', 0, 0, f'{type(error).__name__}: {error}', None, 1)]
     if filename == '-':  # flake8's reader names standard input as it reads it; ours was given the lines
         processor.filename = settings.options.stdin_display_name or 'stdin'
     name = processor.filename
     lines = processor.lines
     # The plugin's own path: a row whose backslashes nothing can report is not read; a file
-    # with no other row is neither parsed (unless E999 is shown) nor tokenized.
+    # with no other row is neither parsed nor tokenized (no E999 then: issue 32).
     rows = source.reportable_rows(lines) if settings.reported(CODES, name) else []
-    problems = settings.reports('E999', name) or settings.reports('E902', name)
-    if not problems and not may_report(lines, rows):
+    if not may_report(lines, rows):  # E999 and E902 too come only from a file that may report
         return name, []
     escapes = bool(rows)
     text = ''.join(lines)
@@ -233,9 +273,8 @@ def text_results(
 def may_report(lines: list[str], rows: list[int]) -> bool:
     """May a file with these ``reportable_rows`` get a report?  Not when it has
     none, nor when its literals there, lexed without the AST, hold no escape
-    a check looks at (``checks.may_report``): it need not be parsed.  Asked
-    only when E999 and E902 are not shown (a file that does not parse or
-    tokenize gets nothing else from flake8)."""
+    a check looks at (``checks.may_report``): it is not parsed, so it gets
+    no E999 or E902 either (issue 32: plain ``check`` as fast as ``--select ESC``)."""
     if not rows:
         return False
     lexed = source.lexed_literals(lines, rows)
@@ -246,11 +285,28 @@ def with_noqa_lines(found: list[tuple[str, int, int, str]], lines: list[str], te
                     show_source: bool) -> list[Result]:
     """Each report with the line(s) flake8 searches for its ``# noqa`` and shows with
     ``--show-source`` (``noqa_lines``); where neither can matter (no ``noqa`` in the file,
-    no source shown), the report's own row, without tokenizing the file."""
+    no source shown), the report's own row, without tokenizing the file.  Then the end of
+    its escape (``escape_end``)."""
     if found and (show_source or 'noqa' in text.lower()):
         noqa = noqa_lines(lines)
-        return [(*item, noqa.get(item[1])) for item in found]
-    return [(*item, lines[item[1] - 1] if 0 < item[1] <= len(lines) else None) for item in found]
+        return [(*item, noqa.get(item[1]), escape_end(lines, *item)) for item in found]
+    return [(*item, lines[item[1] - 1] if 0 < item[1] <= len(lines) else None, escape_end(lines, *item))
+            for item in found]
+
+
+def escape_end(lines: list[str], code: str, line: int, col: int, text: str = '') -> int:
+    """The 0-based column past the last character of the escape whose backslash a report is
+    at, the same way for every code: the escape the grammar reads there (``escapes``: a str
+    literal's, but a bytes literal's for ESC302, the one code about bytes whose escape differs:
+    ``\\u`` and not ``\\u00e9``); one character where there is no backslash (E999, E902).  An
+    escape never runs past its row (a line break ends it)."""
+    row = lines[line - 1] if 0 < line <= len(lines) else ''
+    if not row.startswith('\\', col):
+        return col + 1
+    match = escapes.ESCAPE_PATTERNS[code == 'ESC302'].match(row, col)
+    # the row's end before its line break, found in constant time (a long row has many reports)
+    last = len(row) - (2 if row.endswith('\r\n') else 1 if row.endswith(('\n', '\r')) else 0)
+    return last if match is None else min(match.end(), last)
 
 
 def noqa_lines(lines: list[str]) -> dict[int, str]:
@@ -285,22 +341,43 @@ def job_count(settings: config.Config, files: list[str]) -> int:
     return min(len(files), multiprocessing.cpu_count() if jobs.is_auto else jobs.n_jobs)
 
 
-def run(args: argparse.Namespace) -> int:
-    global _settings, _stdin
-    _stdin = None  # read again by a second run in the same process
-    argv = config.flake8_argv(args, args.paths)
-    if args.format == 'pylint':
-        argv.insert(0, '--format=pylint')
-    settings = _settings = config.Config(argv, FORMATTERS.get(args.format), args.output_file)
-    if settings.ignores_all(CODES):
-        output.say(IGNORED_ALL, sys.stderr)
+def configured(args: argparse.Namespace, argv: list[str]) -> config.Config:
+    """The run's configuration, with the formatter ``--format`` names: ours (``FORMATTERS``), or
+    else flake8's ``--format``: one of flake8's formatters, a plugin's, or a format string
+    (``%(path)s:%(row)d: ...``); another name is refused, with the names known."""
+    ours = FORMATTERS.get(args.format or '')
+    if args.format and not ours:
+        argv.insert(0, f'--format={args.format}')
+    settings = config.Config(argv, ours, args.output_file)
+    if args.format and not ours and args.format not in settings.reporters and '%(' not in args.format:
+        raise config.Unusable(f"--format: unknown format {args.format!r} (known: "
+                              f"{', '.join([*sorted(settings.reporters), *FORMATTERS])}, "
+                              "or a flake8 format string such as '%(path)s:%(row)d: %(code)s %(text)s')")
+    return settings
+
+
+def files_to_read(settings: config.Config, paths: list[str]) -> tuple[list[str], bool]:
+    """(the files to check, was a path given missing?): the walk (``config.walk``), without a
+    path named that is not a regular file (said on standard error)."""
     files = []
     named = set(settings.options.filenames)  # the walk yields regular files only: test the names given
-    for name in settings.files():
+    walked, missing = config.walk(settings, paths)
+    for name in walked:
         if name not in named or regular(name):
             files.append(name)
         else:
             output.say(f'{output.shown(name)}: skipped, not a regular file', sys.stderr)
+    return files, missing
+
+
+def run(args: argparse.Namespace) -> int:
+    global _settings, _stdin
+    _stdin = None  # read again by a second run in the same process
+    argv = config.flake8_argv(args, args.paths)
+    settings = _settings = configured(args, argv)
+    if settings.ignores_all(CODES):
+        output.say(IGNORED_ALL, sys.stderr)
+    files, missing = files_to_read(settings, args.paths or ['.'])
     jobs = job_count(settings, files)
     gc.freeze()  # the modules and the configuration, never garbage: not scanned again (inherited by fork)
     if jobs > 1:
@@ -318,7 +395,22 @@ def run(args: argparse.Namespace) -> int:
         shown = report(settings, results)  # again, into the null device: the count for the exit status
     if settings.options.count:
         output.say(str(shown))
+    if missing:  # a path given that does not exist (said by the walk): a typo must fail, even --exit-zero
+        return 2
     return 0 if settings.options.exit_zero else int(shown > 0)
+
+
+def show_statistics(formatter: BaseFormatter, statistics: Statistics) -> None:
+    """flake8's ``--statistics`` lines, each code with its count and its rule's name (``NAMES``,
+    as ruff's statistics name the rule), not flake8's message of the code's first report (which
+    named one escape for all: "4 ESC501 ... is a tab" where two were newlines).  A formatter
+    with statistics of its own (a plugin's) prints them its way."""
+    if type(formatter).show_statistics is not BaseFormatter.show_statistics:
+        formatter.show_statistics(statistics)
+        return
+    for code in statistics.error_codes():
+        count = sum(stat.count for stat in statistics.statistics_for(code))
+        formatter._write(f'{count:<5} {code} {NAMES.get(code, "")}'.rstrip())
 
 
 def report(settings: config.Config, results: list[tuple[str, list[Result]]]) -> int:
@@ -332,10 +424,12 @@ def report(settings: config.Config, results: list[tuple[str, list[Result]]]) -> 
         guide = settings.guide.style_guide_for(name)
         printed = output.shown(name)
         with settings.guide.processing_file(name):
-            for code, line, col, text, noqa_line in found:
+            for code, line, col, text, noqa_line, end in found:
+                if isinstance(settings.formatter, Ranged):
+                    settings.formatter.end = end
                 shown += guide.handle_error(code, printed, line, col, text, noqa_line)
     if settings.options.statistics:
-        settings.formatter.show_statistics(settings.guide.stats)
+        show_statistics(settings.formatter, settings.guide.stats)
     settings.formatter.stop()
     sys.stdout.flush()
     if hasattr(sys.stdout, 'buffer'):

@@ -28,28 +28,6 @@ def _summary(codes: list[str]) -> str:
     return ', '.join(f'{code} x{n}' if n > 1 else code for code, n in sorted(counts.items()))
 
 
-def _files(settings: config.Config, paths: list[str]) -> Iterator[str]:
-    """The files flake8 would check under ``paths``, each once (a path given
-    twice, or through a symlink, is fixed once); a file found in a folder
-    whose real path is outside every folder given (a symlink out of the tree)
-    is left alone, with one line, unless it is named itself."""
-    seen = set()
-    folders = [os.path.join(os.path.realpath(path), '') for path in paths if os.path.isdir(path)]
-    for given in paths:
-        count = 0
-        for name in settings.files([given]):
-            count += 1
-            key = os.path.realpath(name) if name != '-' else name
-            if name != given and not key.startswith(tuple(folders)):
-                say(f'{shown(name)}: left alone: it leads to {shown(key)}, outside the folders given '
-                    '(name it to fix it)', sys.stderr)
-            elif key not in seen:
-                seen.add(key)
-                yield name
-        if not count and os.path.isdir(given):
-            say(f'{shown(given)}: no Python file found', sys.stderr)
-
-
 class Job(NamedTuple):
     """One file to fix, with what the main process decided for it."""
     path: str
@@ -155,11 +133,12 @@ def run(args: argparse.Namespace) -> int:
     if settings.ignores_all(FIXABLE):
         say(check.IGNORED_ALL, sys.stderr)
     jobs = []
-    for path in _files(settings, paths):
+    files, missing = config.walk(settings, paths, once=True)
+    for path in files:
         where = settings.options.stdin_display_name if path == '-' else path  # for per-file-ignores
         jobs.append(Job(path, frozenset(settings.reported(codes, where)),
                         frozenset(settings.reported(fix.UNSAFE, where)), args.diff, settings.regex_functions))
-    status = 0
+    status = 2 if missing else 0  # a path given that does not exist: said by the walk
     unsafe_left: list[str] = []
     filtering = '-' in paths  # standard output holds the fixed source: every message on stderr
     for outcome in outcomes(jobs, check.job_count(settings, [job.path for job in jobs])):
