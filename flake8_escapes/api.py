@@ -168,7 +168,7 @@ def lint(text: str, settings: config.Config | None = None, filename: str = 'stdi
     honoured), sorted by place.  A text that does not parse gets the reports its
     literals' text gives (ESC304, ESC301-ESC303, ESC501 by its text)."""
     text, lines = _lines(text)
-    if '\\' not in text or _file_ignored(text, lines):
+    if '\\' not in text or (_file_ignored(text, lines) and not _noqa_off(settings)):
         return []
     if not may_report(lines, source.reportable_rows(lines)):  # check's fast path: not even parsed
         return []
@@ -184,11 +184,9 @@ def lint(text: str, settings: config.Config | None = None, filename: str = 'stdi
 
 
 def _file_ignored(text: str, lines: list[str]) -> bool:
-    """flake8's ``FileProcessor.should_ignore_file``: a ``# flake8: noqa`` line without codes
-    (with codes, flake8 warns and checks the file)."""
-    if 'flake8' not in text.lower():
-        return False
-    return any(match is not None and not match.group('codes') for match in map(NOQA_FILE.match, lines))
+    """flake8's ``FileProcessor.should_ignore_file``: a line that starts with
+    ``# flake8: noqa`` (on a line of code, flake8 warns and checks the file)."""
+    return 'flake8' in text.lower() and any(NOQA_FILE.match(line) for line in lines)
 
 
 def _inline_ignored(report: rules.Report, noqa_line: str | None) -> bool:

@@ -138,3 +138,15 @@ def test_the_fix_of_a_refused_escape_makes_the_text_compile():
     assert planned.text == "home = r'C:\\Users'\nx = '\\d'\n"
     dumped(planned.text)  # it parses now
     assert api.fix(source).refused.startswith('does not parse')  # the safe fixes need a text that parses
+
+
+@pytest.mark.parametrize('head', ['# flake8: noqa\n', '# flake8: noqa: E501\n', '# flake8:noqa\n', '',
+                                  'y = 1  # flake8: noqa\n'])
+def test_a_file_flake8_ignores_gets_no_report(tmp_path, head):
+    source = head + "x = '\\d'\n"
+    path = tmp_path / 'a.py'
+    path.write_text(source)
+    run = subprocess.run([sys.executable, '-m', 'flake8', '--isolated', '--select=ESC', str(path)],
+                         capture_output=True, text=True, cwd=tmp_path,
+                         env={**os.environ, 'PYTHONWARNINGS': ''})
+    assert [item.code for item in api.lint(source)] == (['ESC301'] if run.stdout else [])
