@@ -65,8 +65,10 @@ class Session:
     """One server process and its client, with what the server published and logged."""
 
     def __init__(self, folder: Path, encodings: list[str] | None = None, options: dict | None = None,
-                 command: tuple[str, ...] = ('-m', 'flake8_escapes', 'server')) -> None:
+                 command: tuple[str, ...] = ('-m', 'flake8_escapes', 'server'),
+                 resolve: bool = False) -> None:
         self.folder, self.encodings, self.options, self.command = folder, encodings, options, command
+        self.resolve = resolve
         self.client = LanguageClient('test-client', '1')
         self.published: dict[str, list[types.PublishDiagnosticsParams]] = {}
         self.logged: list[types.LogMessageParams] = []
@@ -90,6 +92,7 @@ class Session:
 
     async def start(self) -> types.InitializeResult:
         await self.client.start_io(sys.executable, *self.command, cwd=str(self.folder))
+        resolving = types.ClientCodeActionResolveOptions(['edit']) if self.resolve else None
         capabilities = types.ClientCapabilities(
             general=types.GeneralClientCapabilities(position_encodings=self.encodings),
             workspace=types.WorkspaceClientCapabilities(
@@ -97,7 +100,8 @@ class Session:
                 did_change_watched_files=types.DidChangeWatchedFilesClientCapabilities(
                     dynamic_registration=True)),
             text_document=types.TextDocumentClientCapabilities(
-                publish_diagnostics=types.PublishDiagnosticsClientCapabilities(version_support=True)))
+                publish_diagnostics=types.PublishDiagnosticsClientCapabilities(version_support=True),
+                code_action=types.CodeActionClientCapabilities(resolve_support=resolving)))
         folder = types.WorkspaceFolder(uris.from_fs_path(str(self.folder)), 'test')
         result = await self.client.initialize_async(types.InitializeParams(
             capabilities=capabilities, workspace_folders=[folder], root_uri=folder.uri,
@@ -294,6 +298,22 @@ def test_fix_all_applies_every_safe_fix(tmp_path):
         assert [item.code for item in await session.diagnostics(uri)] == ['ESC401']
         assert await session.actions(uri, only=['source.fixAll']) == []  # nothing safe left
     run(tmp_path, body)
+
+
+def test_fix_all_is_planned_when_the_client_resolves_it(tmp_path):
+    text = "x = '\\d'\ny = '\\777'\n"
+
+    async def body(session: Session) -> None:
+        uri = session.open('a.py', text)
+        assert len(await session.diagnostics(uri)) == 2
+        action, = await session.actions(uri, only=['source.fixAll.flake8-escapes'])
+        assert action.edit is None and action.title == 'Fix all safe escape problems'
+        resolved = await session.client.code_action_resolve_async(action)
+        assert applied(text, edits_of(resolved, uri)) == "x = r'\\d'\ny = '\\u01ff'\n"
+        session.change(uri, types.TextDocumentContentChangeWholeDocument("x = 1\n"))
+        await session.diagnostics(uri)
+        assert (await session.client.code_action_resolve_async(action)).edit is None  # the text changed
+    run(tmp_path, body, resolve=True)
 
 
 def test_hover_explains_the_code(tmp_path):
