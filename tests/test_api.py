@@ -6,6 +6,7 @@ import os
 import pathlib
 import subprocess
 import sys
+import textwrap
 import warnings
 
 import pytest
@@ -150,3 +151,15 @@ def test_a_file_flake8_ignores_gets_no_report(tmp_path, head):
                          capture_output=True, text=True, cwd=tmp_path,
                          env={**os.environ, 'PYTHONWARNINGS': ''})
     assert [item.code for item in api.lint(source)] == (['ESC301'] if run.stdout else [])
+
+
+# The server without its extra: here, since tests/test_server.py is skipped where pygls is missing.
+def test_without_pygls_the_command_says_how_to_install_it(tmp_path):
+    hide = ('import sys; sys.modules["pygls"] = None\n'
+            'from flake8_escapes.cli import main; sys.exit(main(["server"]))\n')
+    done = subprocess.run([sys.executable, '-c', hide], capture_output=True, text=True, cwd=tmp_path,
+                          env={**os.environ, 'PYTHONWARNINGS': ''}, timeout=60)
+    assert done.returncode == 2 and done.stdout == ''
+    assert done.stderr == textwrap.dedent('''\
+        flake8-escapes server: needs pygls, which is not installed: pip install "flake8-escapes[server]"
+        ''')

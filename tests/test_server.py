@@ -5,10 +5,7 @@ by hand (UTF-16 units counted from the text itself, not from the server's code).
 from __future__ import annotations
 
 import asyncio
-import os
-import subprocess
 import sys
-import textwrap
 from pathlib import Path
 
 import pytest
@@ -392,14 +389,3 @@ def test_exit_without_shutdown_exits_1(tmp_path):
         await session.client.stop()
         return await session.client._server.wait()
     assert asyncio.run(main()) == 1
-
-
-def test_without_pygls_the_command_says_how_to_install_it(tmp_path):
-    hide = ('import sys; sys.modules["pygls"] = None\n'
-            'from flake8_escapes.cli import main; sys.exit(main(["server"]))\n')
-    done = subprocess.run([sys.executable, '-c', hide], capture_output=True, text=True, cwd=tmp_path,
-                          env={**os.environ, 'PYTHONWARNINGS': ''}, timeout=WAIT)
-    assert done.returncode == 2 and done.stdout == ''
-    assert done.stderr == textwrap.dedent('''\
-        flake8-escapes server: needs pygls, which is not installed: pip install "flake8-escapes[server]"
-        ''')
