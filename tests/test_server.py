@@ -279,6 +279,20 @@ def test_quick_fixes_safe_unsafe_and_noqa_applied(tmp_path):
     run(tmp_path, body)
 
 
+def test_a_selection_gets_the_quick_fixes_of_its_first_ten_diagnostics(tmp_path):
+    text = ''.join(f"x{n} = '\\d'\n" for n in range(12))
+
+    async def body(session: Session) -> None:
+        uri = session.open('a.py', text)
+        assert len(await session.diagnostics(uri)) == 12
+        found = await session.client.text_document_code_action_async(types.CodeActionParams(
+            types.TextDocumentIdentifier(uri), types.Range(types.Position(0, 0), types.Position(12, 0)),
+            types.CodeActionContext([], only=['quickfix'])))
+        titles = [item.title for item in found]
+        assert titles == ['Make raw (same value)', 'Ignore ESC301 on this line'] * 10
+    run(tmp_path, body)
+
+
 def test_fix_all_applies_every_safe_fix(tmp_path):
     text = "import re\nx = '\\d' + '\\w'\ny = '\\777'\nfound = re.sub(r'(a)', '<\\1>', s)\n"
     expected = "import re\nx = r'\\d' + r'\\w'\ny = '\\u01ff'\nfound = re.sub(r'(a)', '<\\1>', s)\n"

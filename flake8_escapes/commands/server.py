@@ -37,6 +37,9 @@ FIX_ALL = f'{types.CodeActionKind.SourceFixAll.value}.{NAME}'
 FIX_ALL_TITLE = 'Fix all safe escape problems'
 #: The config files flake8 reads (pyproject.toml: for the plugins that make flake8 read it).
 CONFIG_FILES = ('setup.cfg', 'tox.ini', '.flake8', 'pyproject.toml')
+#: The quick fixes offered for one range at most (each is a run of the fixer: a selection of
+#: the whole file would take seconds); fix-all fixes them all.
+QUICK_FIXES = 10
 #: Seconds a change waits for the next one before its text is checked.
 PAUSE = 0.02
 LINE_END = re.compile('\r\n|\r|\n')
@@ -269,9 +272,10 @@ class Engine:
         if wanted(types.CodeActionKind.QuickFix):
             first = document.where(params.range.start, self.encoding)
             last = document.where(params.range.end, self.encoding)
-            for item in self.diagnostics(document):
-                if (item.line, item.column) <= last and first <= (item.end_line, item.end_column):
-                    actions.extend(self.quick_fixes(document, item))
+            inside = [item for item in self.diagnostics(document)
+                      if (item.line, item.column) <= last and first <= (item.end_line, item.end_column)]
+            for item in inside[:QUICK_FIXES]:
+                actions.extend(self.quick_fixes(document, item))
         if wanted(FIX_ALL):
             actions.extend(self.fix_all(document))
         return actions
