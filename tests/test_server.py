@@ -98,7 +98,8 @@ class Session:
                     dynamic_registration=True)),
             text_document=types.TextDocumentClientCapabilities(
                 publish_diagnostics=types.PublishDiagnosticsClientCapabilities(version_support=True),
-                code_action=types.CodeActionClientCapabilities(resolve_support=resolving)))
+                code_action=types.CodeActionClientCapabilities(resolve_support=resolving,
+                                                               disabled_support=True)))
         folder = types.WorkspaceFolder(uris.from_fs_path(str(self.folder)), 'test')
         result = await self.client.initialize_async(types.InitializeParams(
             capabilities=capabilities, workspace_folders=[folder], root_uri=folder.uri,
@@ -276,6 +277,20 @@ def test_quick_fixes_safe_unsafe_and_noqa_applied(tmp_path):
         assert ignored == text.replace('# noqa: E501', '# noqa: E501,ESC401')
         session.change(uri, types.TextDocumentContentChangeWholeDocument(ignored))
         assert [item.code for item in await session.diagnostics(uri)] == ['ESC301']
+    run(tmp_path, body)
+
+
+@pytest.mark.skipif(sys.version_info < (3, 12), reason="a backslash in an f-string's field: 3.12+")
+def test_a_fix_the_fixer_leaves_alone_is_shown_disabled_with_its_reason(tmp_path):
+    text = "x = f\"{'\\d'=}\"\n"  # the field's text is part of the value: never edited
+
+    async def body(session: Session) -> None:
+        uri = session.open('a.py', text)
+        diagnostic, = await session.diagnostics(uri)
+        fix, noqa = await session.actions(uri, diagnostic, only=['quickfix'])
+        assert fix.edit is None and fix.disabled.reason == (
+            "left alone: its fix would change an f-string's '=' text or a t-string's expression")
+        assert noqa.title == 'Ignore ESC301 on this line'
     run(tmp_path, body)
 
 

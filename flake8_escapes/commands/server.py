@@ -210,6 +210,7 @@ class Engine:
         self.encoding: str = types.PositionEncodingKind.Utf16
         self.versioned_edits = False
         self.resolves_edits = False  # the client asks codeAction/resolve for an action's edit
+        self.shows_disabled = False  # the client shows an action that cannot be applied, and why
         self.lock = threading.Lock()  # api.settings changes the current folder for a moment
         self.tasks: dict[str, asyncio.Future[None]] = {}
         self.worker = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix=NAME)
@@ -324,6 +325,11 @@ class Engine:
             actions.append(types.CodeAction(
                 fix_title(item, planned.edits), kind=types.CodeActionKind.QuickFix, diagnostics=shown,
                 is_preferred=item.fix == rules.SAFE, edit=self.workspace_edit(document, planned.edits)))
+        elif self.shows_disabled:  # the fixer's reason for leaving it alone, where the client shows it
+            why = planned.refused or '; '.join(sorted({left.reason for left in planned.left_alone}))
+            actions.append(types.CodeAction(
+                f'Fix {item.code}', kind=types.CodeActionKind.QuickFix, diagnostics=shown,
+                disabled=types.CodeActionDisabled(f'left alone: {why or "the fixer has no edit for it"}')))
         noqa = api.noqa_edit(document.text, item)
         if noqa is not None:
             actions.append(types.CodeAction(
@@ -399,6 +405,7 @@ def build() -> LanguageServer:  # noqa: C901 - one small handler per message, re
         actions = params.capabilities.text_document and params.capabilities.text_document.code_action
         resolving = actions and actions.resolve_support
         engine.resolves_edits = bool(resolving and 'edit' in resolving.properties)
+        engine.shows_disabled = bool(actions and actions.disabled_support)
         folders = [uris.to_fs_path(folder.uri) for folder in params.workspace_folders or []]
         root = params.root_uri and uris.to_fs_path(params.root_uri)
         engine.folders = [os.path.abspath(path) for path in (*folders, root or params.root_path) if path]
