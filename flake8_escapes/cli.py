@@ -1,5 +1,6 @@
 """The ``flake8-escapes`` command line: parses the arguments and hands them to the
-command's module (``commands.check``, ``commands.fix``, ``commands.explain``).
+command's module (``commands.check``, ``commands.fix``, ``commands.explain``,
+``commands.server``, imported only when asked: it needs the ``server`` extra).
 
 Exit status: 0 nothing to report or change, 1 reports (``check``) or changes
 (``fix``), 2 bad usage or a file that could not be read, fixed or written.
@@ -115,7 +116,29 @@ def parser() -> argparse.ArgumentParser:
     explaining.add_argument('code', metavar='CODE')
     explaining.add_argument('--markdown', action='store_true',
                             help='print the page as Markdown, as written (default: plain text)')
+    serving = commands.add_parser(
+        'server', help='a language server for editors, over stdio (needs the [server] extra)',
+        description='A Language Server Protocol server over standard input and output: diagnostics, '
+                    'quick fixes, fix-all and hover for the ESC codes, with the workspace\'s flake8 '
+                    f'configuration. Needs pygls: {SERVER_INSTALL}')
+    serving.add_argument('--stdio', action='store_true', help='talk over stdio (the default and only way)')
     return top
+
+
+SERVER_INSTALL = 'pip install "flake8-escapes[server]"'
+
+
+def serve(args: argparse.Namespace) -> int:
+    """``server``: its module, which needs pygls and lsprotocol (the ``server`` extra)."""
+    try:
+        from flake8_escapes.commands import server
+    except ImportError as error:
+        if str(error.name).split('.')[0] not in ('pygls', 'lsprotocol'):
+            raise
+        print(f'flake8-escapes server: needs {error.name}, which is not installed: {SERVER_INSTALL}',
+              file=sys.stderr)
+        return 2
+    return server.run(args)
 
 
 def command_run(command: str) -> Callable[[argparse.Namespace], int]:
@@ -124,7 +147,7 @@ def command_run(command: str) -> Callable[[argparse.Namespace], int]:
     if command == 'fix':
         from flake8_escapes.commands import fix as fixing_command
         return fixing_command.run
-    return {'check': check.run, 'explain': explain.run}[command]
+    return {'check': check.run, 'explain': explain.run, 'server': serve}[command]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
