@@ -47,7 +47,7 @@ def _codes(value: str) -> list[str]:
         matching = [code for code in fixable if code.startswith(item)]
         if not matching:
             raise argparse.ArgumentTypeError(
-                f'{item!r} matches no code the fixer knows ({", ".join(fixable)})')
+                f'{item!r} matches no code the fixer knows ({config.known_codes(fixable)})')
         chosen.extend(code for code in matching if code not in chosen)
     if not chosen:
         raise argparse.ArgumentTypeError('names no code')

@@ -8,21 +8,28 @@ whose fix would hide a report it does not fix (ESC401 on '(\\w+)\\1') and an
 octal escape that ESC501 also reports (the path keeps its backslash): these
 are left alone and stay reported; and a second fix changes nothing.  The
 corpora: the standard library of the running Python, the project's test
-data, and generated literals (tests/differential.py's generator).
+data, generated literals (tests/differential.py's generator) and any folder
+given with ``--tree`` (a survey's checkouts).
 
-Run ``python tests/fix_proof.py [--generated N]`` for the counts.
+Run ``python tests/fix_proof.py [--generated N] [--tree DIR ...]`` for the
+counts; ``--generated 0 --no-stdlib --tree DIR`` proves one folder alone.
+Each corpus line counts the files changed, the escapes fixed and the fixes
+left alone (refused), by reason.
 """
 from __future__ import annotations
 
 import argparse
 import ast
+import functools
 import io
 import os
 import sys
 import time
 import tokenize
 import warnings
+from collections import Counter
 from dataclasses import dataclass, field
+from typing import Callable
 
 from hypothesis import HealthCheck, given, settings
 
@@ -41,6 +48,7 @@ class Proof:
     changed_files: int = 0
     fixed: int = 0
     skipped: int = 0       # files that do not parse
+    refused: Counter[str] = field(default_factory=Counter)   # fixes left alone, by reason
     failures: list[tuple[str, str]] = field(default_factory=list)
 
 
@@ -72,6 +80,7 @@ def prove_text(text: str, name: str, proof: Proof) -> None:
             tok.type in LITERAL_STARTS
             for tok in tokenize.generate_tokens(io.StringIO(text, newline='').readline))
         result = fix.fix_text(text, set(fix.SAFE))
+        proof.refused.update(item.reason for item in result.left_alone)
         by_design = [item.code for item in result.left_alone if fix.proof.by_design(item.reason)]
         if len(by_design) != len(result.left_alone):
             proof.failures.append((name, f'left alone: {result.left_alone}'))
@@ -103,6 +112,21 @@ def prove_files(paths: list[str], proof: Proof) -> Proof:
     return proof
 
 
+def tree_files(root: str) -> list[str]:
+    """The ``*.py`` files under ``root``, in a stable order (symbolic links not followed)."""
+    found: list[str] = []
+    for folder, dirs, files in os.walk(root):
+        dirs[:] = sorted(d for d in dirs if d != '__pycache__')
+        found.extend(os.path.join(folder, f) for f in sorted(files)
+                     if f.endswith('.py') and os.path.isfile(os.path.join(folder, f))
+                     and not os.path.islink(os.path.join(folder, f)))
+    return found
+
+
+def prove_tree(root: str) -> Proof:
+    return prove_files(tree_files(root), Proof())
+
+
 def data_files() -> list[str]:
     return [os.path.join(DATA, name) for name in sorted(os.listdir(DATA)) if name.endswith('.py')]
 
@@ -120,18 +144,28 @@ def prove_generated(count: int, proof: Proof) -> Proof:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument('--generated', type=int, default=2000, metavar='N')
+    parser.add_argument('--generated', type=int, default=2000, metavar='N',
+                        help='generated sources to prove (0: none)')
+    parser.add_argument('--tree', action='append', default=[], metavar='DIR',
+                        help="a folder's *.py files, proved as one more corpus (repeatable)")
+    parser.add_argument('--no-stdlib', action='store_true',
+                        help="leave out the standard library and the project's test data")
     args = parser.parse_args()
     began = time.perf_counter()
     total = 0
-    for name, proof in (
-        ('stdlib', prove_files(differential.stdlib_files(), Proof())),
-        ('test data', prove_files(data_files(), Proof())),
-        ('generated', prove_generated(args.generated, Proof())),
-    ):
+    corpora: list[tuple[str, Callable[[], Proof]]] = [] if args.no_stdlib else [
+        ('stdlib', lambda: prove_files(differential.stdlib_files(), Proof())),
+        ('test data', lambda: prove_files(data_files(), Proof()))]
+    if args.generated:
+        corpora.append(('generated', lambda: prove_generated(args.generated, Proof())))
+    corpora += [(root, functools.partial(prove_tree, root)) for root in args.tree]
+    for name, prove in corpora:
+        proof = prove()
         print(f'Python {sys.version.split()[0]} {name}: {proof.files} files, {proof.literals} literals, '
               f'{proof.changed_files} files changed, {proof.fixed} escapes fixed, '
-              f'{proof.skipped} skipped (do not parse), {len(proof.failures)} failures')
+              f'{proof.skipped} skipped (do not parse), {len(proof.failures)} failures', flush=True)
+        for reason, count in proof.refused.most_common():
+            print(f'    left alone x{count}: {reason}')
         for failure in proof.failures[:10]:
             print('   ', failure)
         total += len(proof.failures)

@@ -8,10 +8,12 @@ could not be read, fixed or written (the other files are still fixed).
 from __future__ import annotations
 
 import argparse
+import io
 import multiprocessing
 import os
 import stat
 import sys
+import warnings
 from collections import Counter
 from typing import Iterator, NamedTuple
 
@@ -21,6 +23,10 @@ from flake8_escapes.fix.diff import unified_diff
 
 FIXABLE = fix.SAFE + fix.UNSAFE
 shown, say = output.shown, output.say
+#: The code of an escape CPython refuses (the file does not compile), and the
+#: command whose fix (``fix.refused``) makes such a file compile: unsafe, and no other fix.
+REFUSED = 'ESC304'
+REPAIR = f'flake8-escapes fix --unsafe --select {REFUSED}'
 
 
 def _summary(codes: list[str]) -> str:
@@ -66,19 +72,51 @@ def fixed_bytes(name: str, data: bytes, job: Job) -> tuple[fix.BytesResult | Non
     except fix.Refused as error:
         return None, 2, f'{name}: left alone: {error}'
     except UnicodeDecodeError as error:
+        if error.encoding == 'unicodeescape':  # 3.12+: a refused escape in an f-string's format spec
+            return None, 0, _not_parsed(name, data, job, str(error), None)
         return None, 2, f'{name}: cannot read: {error}'
     except SyntaxError as error:
         message = str(error.msg or error)
         if message.startswith(('unknown encoding', 'invalid or missing encoding', 'encoding problem')):
             return None, 2, f'{name}: cannot read: {message}'
-        where = f' (line {error.lineno})' if error.lineno else ''  # none for a NUL byte (3.11+)
-        return None, 0, f'{name}: skipped, does not parse: {message}{where}'
+        return None, 0, _not_parsed(name, data, job, message, error.lineno)
     except ValueError as error:  # null bytes
         return None, 0, f'{name}: skipped, does not parse: {error}'
     except RecursionError:
         return None, 2, f'{name}: left alone: nested too deeply for this Python to check'
     except Exception as error:  # never stop the run: one line, exit 2
         return None, 2, f'{name}: left alone: {type(error).__name__}: {error}'
+
+
+def _not_parsed(name: str, data: bytes, job: Job, message: str, line: int | None) -> str:
+    """The line for a file that does not parse: CPython's message, or, when the
+    reason is an escape CPython refuses that ``REPAIR`` would fix (tried
+    here: the file then parses), where the first one is and that command."""
+    refused = _refused_lines(data, job)
+    if refused:
+        count = f' x{len(refused)}, first' if len(refused) > 1 else ''
+        return (f'{name}: skipped, does not parse ({REFUSED}{count} at line {refused[0]}): '
+                f'`{REPAIR}` can repair it')
+    where = f' (line {line})' if line else ''  # none for a NUL byte (3.11+)
+    return f'{name}: skipped, does not parse: {message}{where}'
+
+
+def _refused_lines(data: bytes, job: Job) -> list[int]:
+    """The lines of the escapes CPython refuses in ``data`` (its ESC304
+    reports), when ``REPAIR`` fixes them and the file then compiles; [] when
+    it would not (another syntax error, an escape under ``# noqa``, ESC304 not
+    reported there by the configuration, or being fixed already)."""
+    if REFUSED in job.codes or REFUSED not in job.unsafe_shown:
+        return []
+    try:
+        repaired = fix.read(api.fix_bytes(data, {REFUSED}, job.regex_functions).data)[0]
+        with warnings.catch_warnings():
+            warnings.simplefilter('ignore')  # the compiler's warnings about other escapes
+            compile(repaired, '<repaired>', 'exec', dont_inherit=True)
+        lines = io.StringIO(fix.read(data)[0], newline='').readlines()
+        return sorted(report.line for report in api.text_reports(lines) or [] if report.code == REFUSED)
+    except Exception:  # the repair does not reach a file that compiles: no hint
+        return []
 
 
 def fix_file(job: Job) -> Outcome:
