@@ -11,6 +11,13 @@ corpora: the standard library of the running Python, the project's test
 data, generated literals (tests/differential.py's generator) and any folder
 given with ``--tree`` (a survey's checkouts).
 
+With ``--unsafe`` every fix is made (ESC304's repair and the value-changing
+fixes too) and the proof is: the fixed file compiles, its AST is the same
+but for the values of str and bytes constants, each changed one spanning a
+line where a report being fixed stood, and a second fix changes nothing.
+(The text of an f-string's ``{x=}`` field is a constant too: that it is
+kept is the fixer's own proof, ``proof.fields_kept``, and test_fix_issue34's.)
+
 Run ``python tests/fix_proof.py [--generated N] [--tree DIR ...]`` for the
 counts; ``--generated 0 --no-stdlib --tree DIR`` proves one folder alone.
 Each corpus line counts the files changed, the escapes fixed and the fixes
@@ -50,6 +57,7 @@ class Proof:
     skipped: int = 0       # files that do not parse
     refused: Counter[str] = field(default_factory=Counter)   # fixes left alone, by reason
     failures: list[tuple[str, str]] = field(default_factory=list)
+    unsafe: bool = False   # every fix, proved as the module docstring says
 
 
 def safe_reports(text: str) -> list[str]:
@@ -79,6 +87,9 @@ def prove_text(text: str, name: str, proof: Proof) -> None:
         proof.literals += sum(
             tok.type in LITERAL_STARTS
             for tok in tokenize.generate_tokens(io.StringIO(text, newline='').readline))
+        if proof.unsafe:
+            prove_unsafe(text, name, proof)
+            return
         result = fix.fix_text(text, set(fix.SAFE))
         proof.refused.update(item.reason for item in result.left_alone)
         by_design = [item.code for item in result.left_alone if fix.proof.by_design(item.reason)]
@@ -97,6 +108,63 @@ def prove_text(text: str, name: str, proof: Proof) -> None:
             proof.failures.append((name, f'reports left: {left}'))
         if fix.fix_text(result.text, set(fix.SAFE)).text != result.text:
             proof.failures.append((name, 'a second fix changed the file again'))
+
+
+ALL = set(fix.SAFE + fix.UNSAFE)
+
+
+def reported_lines(text: str) -> set[int]:
+    """The lines where a report of a code the fixer fixes stands."""
+    lines = io.StringIO(text, newline='').readlines()
+    tokens = list(tokenize.generate_tokens(iter(lines).__next__))
+    return {report.line for report in checks.all_reports(fix.parse(text), tokens, lines, ())
+            if report.code in ALL}
+
+
+def changed_beyond(before: str, after: str, reported: set[int]) -> str | None:
+    """How the AST of ``after`` differs from that of ``before`` beyond the
+    values of str and bytes constants that span a line of ``reported``, or None."""
+    old, new = list(ast.walk(ast.parse(before))), list(ast.walk(ast.parse(after)))
+    if len(old) != len(new):
+        return f'{len(old)} AST nodes, {len(new)} after'
+    for was, now in zip(old, new):
+        if isinstance(was, ast.Constant) and isinstance(now, ast.Constant) and was.value != now.value:
+            if type(was.value) is not type(now.value) or not isinstance(was.value, (str, bytes)):
+                return f'line {was.lineno}: {was.value!r} became {now.value!r}'
+            if not reported & set(range(was.lineno, (was.end_lineno or was.lineno) + 1)):
+                return f'line {was.lineno}: {was.value!r} became {now.value!r}, no report there'
+            continue
+        if type(was) is not type(now) or _own_fields(was) != _own_fields(now):
+            return f'line {getattr(was, "lineno", "?")}: {ast.dump(was)[:200]} became {ast.dump(now)[:200]}'
+    return None
+
+
+def _own_fields(node: ast.AST) -> list[tuple[str, object]]:
+    """A node's fields but its child nodes (``ast.walk`` visits them), and the length of each list of them."""
+    return [(name, [item if not isinstance(item, ast.AST) else type(item).__name__ for item in value]
+             if isinstance(value, list) else type(value).__name__ if isinstance(value, ast.AST) else value)
+            for name, value in ast.iter_fields(node)]
+
+
+def prove_unsafe(text: str, name: str, proof: Proof) -> None:
+    result = fix.fix_text(text, ALL)
+    proof.refused.update(item.reason for item in result.left_alone)
+    if result.text == text:
+        if result.fixed:
+            proof.failures.append((name, 'fixes claimed but nothing changed'))
+        return
+    proof.changed_files += 1
+    proof.fixed += len(result.fixed)
+    try:
+        compile(result.text, name, 'exec', dont_inherit=True)
+    except (SyntaxError, ValueError) as error:
+        proof.failures.append((name, f'the fixed file does not compile: {error}'))
+        return
+    problem = changed_beyond(text, result.text, reported_lines(text))
+    if problem:
+        proof.failures.append((name, f'AST changed: {problem}'))
+    if fix.fix_text(result.text, ALL).text != result.text:
+        proof.failures.append((name, 'a second fix changed the file again'))
 
 
 def prove_files(paths: list[str], proof: Proof) -> Proof:
@@ -123,8 +191,8 @@ def tree_files(root: str) -> list[str]:
     return found
 
 
-def prove_tree(root: str) -> Proof:
-    return prove_files(tree_files(root), Proof())
+def prove_tree(root: str, unsafe: bool) -> Proof:
+    return prove_files(tree_files(root), Proof(unsafe=unsafe))
 
 
 def data_files() -> list[str]:
@@ -150,18 +218,20 @@ def main() -> int:
                         help="a folder's *.py files, proved as one more corpus (repeatable)")
     parser.add_argument('--no-stdlib', action='store_true',
                         help="leave out the standard library and the project's test data")
+    parser.add_argument('--unsafe', action='store_true', help='make every fix (see above for the proof)')
     args = parser.parse_args()
     began = time.perf_counter()
     total = 0
     corpora: list[tuple[str, Callable[[], Proof]]] = [] if args.no_stdlib else [
-        ('stdlib', lambda: prove_files(differential.stdlib_files(), Proof())),
-        ('test data', lambda: prove_files(data_files(), Proof()))]
+        ('stdlib', lambda: prove_files(differential.stdlib_files(), Proof(unsafe=args.unsafe))),
+        ('test data', lambda: prove_files(data_files(), Proof(unsafe=args.unsafe)))]
     if args.generated:
-        corpora.append(('generated', lambda: prove_generated(args.generated, Proof())))
-    corpora += [(root, functools.partial(prove_tree, root)) for root in args.tree]
+        corpora.append(('generated', lambda: prove_generated(args.generated, Proof(unsafe=args.unsafe))))
+    corpora += [(root, functools.partial(prove_tree, root, args.unsafe)) for root in args.tree]
     for name, prove in corpora:
         proof = prove()
-        print(f'Python {sys.version.split()[0]} {name}: {proof.files} files, {proof.literals} literals, '
+        print(f'Python {sys.version.split()[0]}{" --unsafe" * args.unsafe} {name}: {proof.files} files, '
+              f'{proof.literals} literals, '
               f'{proof.changed_files} files changed, {proof.fixed} escapes fixed, '
               f'{proof.skipped} skipped (do not parse), {len(proof.failures)} failures', flush=True)
         for reason, count in proof.refused.most_common():
