@@ -12,11 +12,12 @@ data, generated literals (tests/differential.py's generator) and any folder
 given with ``--tree`` (a survey's checkouts).
 
 With ``--unsafe`` every fix is made (ESC304's repair and the value-changing
-fixes too) and the proof is: the fixed file compiles, its AST is the same
-but for the values of str and bytes constants, each changed one spanning a
-line where a report being fixed stood, and a second fix changes nothing.
-(The text of an f-string's ``{x=}`` field is a constant too: that it is
-kept is the fixer's own proof, ``proof.fields_kept``, and test_fix_issue34's.)
+fixes too) and the proof is: the fixed file compiles (a file that did not
+parse too, once repaired), its AST is the same but for the values of str and
+bytes constants, each changed one spanning a line where a report being fixed
+stood, and a second fix changes nothing.  (The text of an f-string's
+``{x=}`` field is a constant too: that it is kept is the fixer's own proof,
+``proof.fields_kept``, and test_fix_issue34's.)
 
 Run ``python tests/fix_proof.py [--generated N] [--tree DIR ...]`` for the
 counts; ``--generated 0 --no-stdlib --tree DIR`` proves one folder alone.
@@ -58,6 +59,7 @@ class Proof:
     refused: Counter[str] = field(default_factory=Counter)   # fixes left alone, by reason
     failures: list[tuple[str, str]] = field(default_factory=list)
     unsafe: bool = False   # every fix, proved as the module docstring says
+    repaired: int = 0      # --unsafe: files that did not parse, repaired (ESC304)
 
 
 def safe_reports(text: str) -> list[str]:
@@ -81,7 +83,8 @@ def prove_text(text: str, name: str, proof: Proof) -> None:
         try:
             before = dump(text)
         except (SyntaxError, ValueError):
-            proof.skipped += 1
+            if not (proof.unsafe and repaired(text, name, proof)):
+                proof.skipped += 1
             return
         proof.files += 1
         proof.literals += sum(
@@ -144,6 +147,27 @@ def _own_fields(node: ast.AST) -> list[tuple[str, object]]:
     return [(name, [item if not isinstance(item, ast.AST) else type(item).__name__ for item in value]
              if isinstance(value, list) else type(value).__name__ if isinstance(value, ast.AST) else value)
             for name, value in ast.iter_fields(node)]
+
+
+def repaired(text: str, name: str, proof: Proof) -> bool:
+    """--unsafe on a file that does not parse: if the fixer changes it (ESC304's
+    repair), the result must compile and a second fix change nothing."""
+    try:
+        result = fix.fix_text(text, ALL)
+    except (SyntaxError, UnicodeDecodeError, ValueError):
+        return False
+    if result.text == text:  # no backslash: not even tried
+        return False
+    proof.repaired += 1
+    proof.fixed += len(result.fixed)
+    try:
+        compile(result.text, name, 'exec', dont_inherit=True)
+    except (SyntaxError, ValueError) as error:
+        proof.failures.append((name, f'the repaired file does not compile: {error}'))
+        return True
+    if fix.fix_text(result.text, ALL).text != result.text:
+        proof.failures.append((name, 'a second fix changed the repaired file again'))
+    return True
 
 
 def prove_unsafe(text: str, name: str, proof: Proof) -> None:
@@ -233,7 +257,8 @@ def main() -> int:
         print(f'Python {sys.version.split()[0]}{" --unsafe" * args.unsafe} {name}: {proof.files} files, '
               f'{proof.literals} literals, '
               f'{proof.changed_files} files changed, {proof.fixed} escapes fixed, '
-              f'{proof.skipped} skipped (do not parse), {len(proof.failures)} failures', flush=True)
+              f'{proof.skipped} skipped (do not parse){f", {proof.repaired} repaired" * proof.unsafe}, '
+              f'{len(proof.failures)} failures', flush=True)
         for reason, count in proof.refused.most_common():
             print(f'    left alone x{count}: {reason}')
         for failure in proof.failures[:10]:
