@@ -45,6 +45,7 @@ MAY_IMPORT: dict[str, set[str]] = {
     'commands.explain': {'rules'},
     'cli': {'', 'config', 'fix', 'commands', 'commands.check', 'commands.explain', 'commands.fix'},
     '__main__': {'cli'},
+    'pylsp_plugin': {'api', 'config'},
     '': set(),
 }
 

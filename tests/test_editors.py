@@ -1,0 +1,200 @@
+"""End to end in a real editor: Neovim (Debian's package, which ``.ci/run``
+installs) in headless mode, with its built-in LSP client and the set-up of
+docs/editors.md as its init file.  It opens a file, waits for the
+diagnostics, applies a code action (or writes, to run the fix on save),
+writes the buffer, and the test compares the file byte for byte.
+
+The expected files are checked against CPython, not against the fixer: a
+safe fix gives the same AST (the same values), compiles without a warning,
+and an unsafe one gives the value its title promises.
+
+Marked ``server`` (tox -e server, which installs flake8-escapes[server]);
+the pylsp variant is marked ``clients`` (tox -e clients installs pylsp).
+"""
+from __future__ import annotations
+
+import ast
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import warnings
+from pathlib import Path
+
+import pytest
+
+HERE = Path(__file__).resolve().parent
+EDITORS = HERE / 'editors'
+DOCS = HERE.parent / 'docs' / 'editors.md'
+BIN = Path(sys.executable).parent
+NVIM = shutil.which('nvim')
+
+# An emoji before the escapes: two UTF-16 units, one code point, four bytes,
+# so a position off by the encoding lands on the wrong character.
+DOCUMENT = (
+    'label = "\N{SNAKE}"; pattern = \'\\d+\\.\\w\'\n'
+    'import re\n'
+    'words = re.findall(\'\\w+\', label)\n'
+    'x = re.sub("(a)", "\\1", label)\n'
+)
+LINES = DOCUMENT.splitlines(keepends=True)
+# The quick fix of line 1's '\d': its literal made raw, nothing else touched.
+QUICK_FIXED = DOCUMENT.replace("'\\d+", "r'\\d+")
+# Fix all (on save): both ESC301 literals made raw; ESC401's fix is unsafe and left alone.
+ALL_FIXED = QUICK_FIXED.replace("findall('", "findall(r'")
+# ESC401's unsafe fix: "\1" made raw, so that re.sub sees a backreference.
+UNSAFE_FIXED = DOCUMENT.replace('"\\1"', 'r"\\1"')
+
+
+def needs_nvim() -> None:
+    if NVIM is None:
+        pytest.skip('Neovim is not installed (.ci/run installs Debian\'s package with apt-get as root)')
+
+
+def needs_server() -> None:
+    needs_nvim()
+    pytest.importorskip('pygls', reason='pygls is not installed: pip install "flake8-escapes[server]"')
+    if shutil.which('flake8-escapes', path=str(BIN)) is None:
+        pytest.skip(f'flake8-escapes is not installed in {BIN}')
+
+
+def utf16(line: str, index: int) -> int:
+    """The UTF-16 column of ``line[index]`` (LSP's default position encoding)."""
+    return len(line[:index].encode('utf-16-le')) // 2
+
+
+def parsed_quietly(text: str) -> ast.AST:
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore', SyntaxWarning)  # the document's escapes, on purpose
+        warnings.simplefilter('ignore', DeprecationWarning)
+        return ast.parse(text)
+
+
+def compiles_cleanly(text: str) -> bool:
+    """True when CPython compiles ``text`` without any warning."""
+    with warnings.catch_warnings():
+        warnings.simplefilter('error')
+        try:
+            compile(text, '<fixed>', 'exec')
+        except (SyntaxError, SyntaxWarning, DeprecationWarning):
+            return False
+    return True
+
+
+def values(text: str) -> list[object]:
+    """Every constant of ``text``, in order, as CPython reads them."""
+    return [node.value for node in ast.walk(parsed_quietly(text)) if isinstance(node, ast.Constant)]
+
+
+def test_the_expected_files_are_right_by_cpython():
+    """The expectations below are CPython's, not the fixer's."""
+    original = ast.dump(parsed_quietly(DOCUMENT))
+    for safe in (QUICK_FIXED, ALL_FIXED):
+        assert ast.dump(parsed_quietly(safe)) == original  # same values: a safe fix
+    assert not compiles_cleanly(DOCUMENT)
+    assert not compiles_cleanly(QUICK_FIXED)  # line 3's '\w' still warns
+    assert compiles_cleanly(ALL_FIXED)
+    # the unsafe fix changes one value, to the backreference its title names
+    before, after = values(DOCUMENT), values(UNSAFE_FIXED)
+    assert [b for b, a in zip(before, after) if b != a] == ['\x01']
+    assert [a for b, a in zip(before, after) if b != a] == ['\\1']
+    assert re.sub('(a)', '\\1', 'a') == 'a' and re.sub('(a)', '\x01', 'a') == '\x01'
+
+
+def run_nvim(tmp_path: Path, config: Path, kind: str = '', title: str = '', code: str = '') -> dict:
+    """Neovim headless on a copy of DOCUMENT, with ``config`` as its init
+    file and tests/editors/drive.lua as the test's hands; what it saw."""
+    work = tmp_path / 'project'
+    work.mkdir()
+    target = work / 'example.py'
+    target.write_bytes(DOCUMENT.encode('utf-8'))
+    out = tmp_path / 'nvim.json'
+    env = dict(os.environ, PATH=f'{BIN}{os.pathsep}{os.environ.get("PATH", "")}',
+               E2E_OUT=str(out), E2E_KIND=kind, E2E_TITLE=title, E2E_CODE=code)
+    for name in ('XDG_CONFIG_HOME', 'XDG_DATA_HOME', 'XDG_STATE_HOME', 'XDG_CACHE_HOME'):
+        env[name] = str(tmp_path / name.lower())  # no user set-up, no log in the home folder
+    proc = subprocess.run(
+        [NVIM, '--headless', '-n', '-i', 'NONE', '-u', str(config),
+         '-c', f'luafile {EDITORS / "drive.lua"}', str(target)],
+        cwd=work, env=env, stdin=subprocess.DEVNULL, capture_output=True, timeout=180)
+    assert out.exists(), (proc.stdout + proc.stderr).decode('utf-8', 'replace')[-3000:]
+    seen = json.loads(out.read_text(encoding='utf-8'))
+    assert seen['errors'] == [], seen
+    seen['file'] = target.read_bytes()
+    return seen
+
+
+def diagnostic(seen: dict, code: str, line: int, escape: str) -> dict:
+    """The one diagnostic ``code`` on ``line`` that starts at ``escape``, at its
+    UTF-16 column or its code-point one (pylsp's flake8 plugin gives flake8's)."""
+    text = LINES[line]
+    columns = {text.index(escape), utf16(text, text.index(escape))}
+    found = [d for d in seen['diagnostics'] if d.get('code') == code
+             and d['range']['start']['line'] == line and d['range']['start']['character'] in columns]
+    assert len(found) == 1, seen['diagnostics']
+    return found[0]
+
+
+def expected_range(line: int, escape: str) -> dict:
+    text = LINES[line]
+    start = text.index(escape)
+    return {'start': {'line': line, 'character': utf16(text, start)},
+            'end': {'line': line, 'character': utf16(text, start + len(escape))}}
+
+
+def assert_server_diagnostics(seen: dict) -> None:
+    """The server's ranges cover each escape, in UTF-16 (Neovim 0.7 asks for
+    no other encoding), and the code links its documentation."""
+    assert seen['offset_encoding'] == 'utf-16'
+    d = diagnostic(seen, 'ESC301', 0, '\\d')
+    assert d['range'] == expected_range(0, '\\d')
+    assert d['range']['start']['character'] == LINES[0].index('\\d') + 1  # the emoji counts two
+    assert diagnostic(seen, 'ESC301', 0, '\\w')['range'] == expected_range(0, '\\w')
+    assert diagnostic(seen, 'ESC301', 2, '\\w')['range'] == expected_range(2, '\\w')
+    assert diagnostic(seen, 'ESC401', 3, '\\1')['range'] == expected_range(3, '\\1')
+    assert d.get('codeDescription', {}).get('href', '').startswith('http')
+
+
+@pytest.mark.server
+def test_neovim_quick_fix(tmp_path):
+    needs_server()
+    seen = run_nvim(tmp_path, EDITORS / 'nvim07.lua', kind='quickfix', code='ESC301')
+    assert_server_diagnostics(seen)
+    assert seen['file'] == QUICK_FIXED.encode('utf-8')
+
+
+@pytest.mark.server
+def test_neovim_unsafe_quick_fix_says_so(tmp_path):
+    needs_server()
+    seen = run_nvim(tmp_path, EDITORS / 'nvim07.lua', kind='quickfix', title='changes the value',
+                    code='ESC401')
+    assert 'backreference' in seen['applied']
+    assert seen['file'] == UNSAFE_FIXED.encode('utf-8')
+
+
+@pytest.mark.server
+def test_neovim_fixes_all_on_save(tmp_path):
+    """The documented BufWritePre hook runs source.fixAll.flake8-escapes."""
+    needs_server()
+    seen = run_nvim(tmp_path, EDITORS / 'nvim07.lua')
+    assert seen['file'] == ALL_FIXED.encode('utf-8')
+
+
+@pytest.mark.clients
+def test_neovim_pylsp_quick_fix(tmp_path):
+    """pylsp's flake8 plugin reports, this project's pylsp plugin fixes."""
+    needs_nvim()
+    if shutil.which('pylsp', path=str(BIN)) is None:
+        pytest.skip('pylsp is not installed (tox -e clients installs it)')
+    seen = run_nvim(tmp_path, EDITORS / 'nvim07-pylsp.lua', kind='quickfix', code='ESC301')
+    assert diagnostic(seen, 'ESC301', 0, '\\d')['source'] == 'flake8'
+    assert seen['file'] == QUICK_FIXED.encode('utf-8')
+
+
+@pytest.mark.parametrize('name', ['nvim07.lua', 'nvim07-pylsp.lua'])
+def test_docs_give_the_tested_set_up(name):
+    """docs/editors.md shows the very init files the tests run."""
+    text = (EDITORS / name).read_text(encoding='utf-8')
+    assert f'```lua\n{text}```' in DOCS.read_text(encoding='utf-8')
