@@ -117,6 +117,7 @@ def quick_fixes(text: str, lines: list[str], uri: str, shown: list[Json],
                 filename: str) -> list[Json]:
     """A fix and a noqa action per ESC diagnostic pylsp shows."""
     actions = []
+    silenced: set[tuple[int, str]] = set()  # one noqa action per line and code
     for item in shown:
         same = [report for report in found if matches(lines, item, report)]
         if not same:
@@ -127,7 +128,8 @@ def quick_fixes(text: str, lines: list[str], uri: str, shown: list[Json],
             actions.append({'title': fix_title(report), 'kind': QUICK_FIX, 'diagnostics': [item],
                             'isPreferred': report.code not in api.UNSAFE,
                             'edit': workspace_edit(uri, lines, planned.edits)})
-        noqa = api.noqa_edit(text, report)
+        noqa = api.noqa_edit(text, report) if (report.line, report.code) not in silenced else None
+        silenced.add((report.line, report.code))
         if noqa is not None:
             actions.append({'title': f'Ignore {report.code} on this line', 'kind': QUICK_FIX,
                             'diagnostics': [item], 'edit': workspace_edit(uri, lines, [noqa])})

@@ -1,8 +1,9 @@
-"""End to end in a real editor: Neovim (Debian's package, which ``.ci/run``
-installs) in headless mode, with its built-in LSP client and the set-up of
-docs/editors.md as its init file.  It opens a file, waits for the
-diagnostics, applies a code action (or writes, to run the fix on save),
-writes the buffer, and the test compares the file byte for byte.
+"""End to end in real editors: Neovim (Debian's package, which ``.ci/run``
+installs) headless with its built-in LSP client, and Emacs --batch with Eglot,
+each with the set-up docs/editors.md gives (tests/editors).  The editor opens
+a file, waits for the diagnostics, applies a code action (or only saves, to
+run the fix on save), saves the buffer, and the test compares the file byte
+for byte.
 
 The expected files are checked against CPython, not against the fixer: a
 safe fix gives the same AST (the same values), compiles without a warning,
@@ -30,6 +31,7 @@ EDITORS = HERE / 'editors'
 DOCS = HERE.parent / 'docs' / 'editors.md'
 BIN = Path(sys.executable).parent
 NVIM = shutil.which('nvim')
+EMACS = shutil.which('emacs')
 
 # An emoji before the escapes: two UTF-16 units, one code point, four bytes,
 # so a position off by the encoding lands on the wrong character.
@@ -53,11 +55,37 @@ def needs_nvim() -> None:
         pytest.skip('Neovim is not installed (.ci/run installs Debian\'s package with apt-get as root)')
 
 
-def needs_server() -> None:
-    needs_nvim()
+def needs_eglot() -> None:
+    if EMACS is None:
+        pytest.skip('Emacs is not installed (.ci/run installs Debian\'s emacs-nox, elpa-eglot as root)')
+    loads = subprocess.run([EMACS, '--batch', '-q', '--eval', "(require 'eglot)"], capture_output=True,
+                           timeout=120)
+    if loads.returncode != 0:
+        pytest.skip('Eglot does not load in Emacs (Emacs 29+ has it; Debian\'s elpa-eglot for Emacs 28)')
+
+
+def needs_pylsp() -> None:
+    if shutil.which('pylsp', path=str(BIN)) is None:
+        pytest.skip('pylsp is not installed (tox -e clients installs it)')
+
+
+def needs_pygls() -> None:
     pytest.importorskip('pygls', reason='pygls is not installed: pip install "flake8-escapes[server]"')
     if shutil.which('flake8-escapes', path=str(BIN)) is None:
         pytest.skip(f'flake8-escapes is not installed in {BIN}')
+
+
+def nvim_version() -> tuple[int, ...]:
+    """(major, minor, patch) of the Neovim on PATH ('NVIM v0.7.2')."""
+    first = subprocess.run([NVIM, '--version'], capture_output=True, text=True, timeout=60).stdout
+    return tuple(int(part) for part in re.match(r'NVIM v(\d+)\.(\d+)\.(\d+)', first).groups())
+
+
+def needs_server(config: str) -> None:
+    needs_nvim()
+    if config == 'nvim011.lua' and nvim_version() < (0, 11):
+        pytest.skip(f'Neovim {nvim_version()} has no vim.lsp.config (0.11+; Debian bookworm has 0.7.2)')
+    needs_pygls()
 
 
 def utf16(line: str, index: int) -> int:
@@ -103,27 +131,41 @@ def test_the_expected_files_are_right_by_cpython():
     assert re.sub('(a)', '\\1', 'a') == 'a' and re.sub('(a)', '\x01', 'a') == '\x01'
 
 
-def run_nvim(tmp_path: Path, config: Path, kind: str = '', title: str = '', code: str = '') -> dict:
-    """Neovim headless on a copy of DOCUMENT, with ``config`` as its init
-    file and tests/editors/drive.lua as the test's hands; what it saw."""
+def run_editor(tmp_path: Path, argv: list[str], kind: str = '', title: str = '', code: str = '') -> dict:
+    """An editor (``argv`` and the file's path) on a copy of DOCUMENT in a
+    project folder, driven by tests/editors' drive.lua or drive.el through
+    the environment; what it saw, and the file it wrote (``file``)."""
     work = tmp_path / 'project'
     work.mkdir()
+    (work / '.git').mkdir()  # the project's root, for the editors that look for one
     target = work / 'example.py'
     target.write_bytes(DOCUMENT.encode('utf-8'))
-    out = tmp_path / 'nvim.json'
-    env = dict(os.environ, PATH=f'{BIN}{os.pathsep}{os.environ.get("PATH", "")}',
+    out = tmp_path / 'editor.json'
+    env = dict(os.environ, PATH=f'{BIN}{os.pathsep}{os.environ.get("PATH", "")}', HOME=str(tmp_path),
                E2E_OUT=str(out), E2E_KIND=kind, E2E_TITLE=title, E2E_CODE=code)
     for name in ('XDG_CONFIG_HOME', 'XDG_DATA_HOME', 'XDG_STATE_HOME', 'XDG_CACHE_HOME'):
         env[name] = str(tmp_path / name.lower())  # no user set-up, no log in the home folder
-    proc = subprocess.run(
-        [NVIM, '--headless', '-n', '-i', 'NONE', '-u', str(config),
-         '-c', f'luafile {EDITORS / "drive.lua"}', str(target)],
-        cwd=work, env=env, stdin=subprocess.DEVNULL, capture_output=True, timeout=180)
+    proc = subprocess.run([*argv, str(target)], cwd=work, env=env, stdin=subprocess.DEVNULL,
+                          capture_output=True, timeout=180)
     assert out.exists(), (proc.stdout + proc.stderr).decode('utf-8', 'replace')[-3000:]
     seen = json.loads(out.read_text(encoding='utf-8'))
-    assert seen['errors'] == [], seen
+    assert not seen.get('errors') and not seen.get('error'), seen
     seen['file'] = target.read_bytes()
     return seen
+
+
+def run_nvim(tmp_path: Path, config: str, kind: str = '', title: str = '', code: str = '') -> dict:
+    """Neovim headless, tests/editors/``config`` its init file."""
+    argv = [NVIM, '--headless', '-n', '-i', 'NONE', '-u', str(EDITORS / config),
+            '-c', f'luafile {EDITORS / "drive.lua"}']
+    return run_editor(tmp_path, argv, kind, title, code)
+
+
+def run_emacs(tmp_path: Path, config: str, kind: str = '', title: str = '', code: str = '') -> dict:
+    """Emacs --batch with the system's packages (Debian's elpa-eglot on Emacs
+    28), no init file, and tests/editors/``config`` loaded."""
+    argv = [EMACS, '--batch', '-q', '-l', str(EDITORS / config), '-l', str(EDITORS / 'drive.el')]
+    return run_editor(tmp_path, argv, kind, title, code)
 
 
 def diagnostic(seen: dict, code: str, line: int, escape: str) -> dict:
@@ -157,28 +199,34 @@ def assert_server_diagnostics(seen: dict) -> None:
     assert d.get('codeDescription', {}).get('href', '').startswith('http')
 
 
+SET_UPS = ['nvim07.lua', 'nvim011.lua']  # Neovim 0.7 to 0.10; 0.11 and later
+
+
 @pytest.mark.server
-def test_neovim_quick_fix(tmp_path):
-    needs_server()
-    seen = run_nvim(tmp_path, EDITORS / 'nvim07.lua', kind='quickfix', code='ESC301')
+@pytest.mark.parametrize('config', SET_UPS)
+def test_neovim_quick_fix(tmp_path, config):
+    needs_server(config)
+    seen = run_nvim(tmp_path, config, kind='quickfix', code='ESC301')
     assert_server_diagnostics(seen)
     assert seen['file'] == QUICK_FIXED.encode('utf-8')
 
 
 @pytest.mark.server
-def test_neovim_unsafe_quick_fix_says_so(tmp_path):
-    needs_server()
-    seen = run_nvim(tmp_path, EDITORS / 'nvim07.lua', kind='quickfix', title='changes the value',
+@pytest.mark.parametrize('config', SET_UPS)
+def test_neovim_unsafe_quick_fix_says_so(tmp_path, config):
+    needs_server(config)
+    seen = run_nvim(tmp_path, config, kind='quickfix', title='changes the value',
                     code='ESC401')
     assert 'backreference' in seen['applied']
     assert seen['file'] == UNSAFE_FIXED.encode('utf-8')
 
 
 @pytest.mark.server
-def test_neovim_fixes_all_on_save(tmp_path):
+@pytest.mark.parametrize('config', SET_UPS)
+def test_neovim_fixes_all_on_save(tmp_path, config):
     """The documented BufWritePre hook runs source.fixAll.flake8-escapes."""
-    needs_server()
-    seen = run_nvim(tmp_path, EDITORS / 'nvim07.lua')
+    needs_server(config)
+    seen = run_nvim(tmp_path, config)
     assert seen['file'] == ALL_FIXED.encode('utf-8')
 
 
@@ -186,15 +234,53 @@ def test_neovim_fixes_all_on_save(tmp_path):
 def test_neovim_pylsp_quick_fix(tmp_path):
     """pylsp's flake8 plugin reports, this project's pylsp plugin fixes."""
     needs_nvim()
-    if shutil.which('pylsp', path=str(BIN)) is None:
-        pytest.skip('pylsp is not installed (tox -e clients installs it)')
-    seen = run_nvim(tmp_path, EDITORS / 'nvim07-pylsp.lua', kind='quickfix', code='ESC301')
+    needs_pylsp()
+    seen = run_nvim(tmp_path, 'nvim07-pylsp.lua', kind='quickfix', code='ESC301')
     assert diagnostic(seen, 'ESC301', 0, '\\d')['source'] == 'flake8'
     assert seen['file'] == QUICK_FIXED.encode('utf-8')
 
 
-@pytest.mark.parametrize('name', ['nvim07.lua', 'nvim07-pylsp.lua'])
+def emacs_placed(seen: dict, code: str, line: int) -> list[tuple[int, str]]:
+    """(character, text covered) of each diagnostic ``code`` on ``line``, as Emacs placed it."""
+    return sorted((d['column'], d['text']) for d in seen['diagnostics']
+                  if d['code'] == code and d['line'] == line)
+
+
+@pytest.mark.server
+def test_emacs_eglot_quick_fix(tmp_path):
+    """Eglot places each diagnostic on its escape (UTF-16 read right) and applies the quick fix."""
+    needs_eglot()
+    needs_pygls()
+    seen = run_emacs(tmp_path, 'eglot.el', kind='quickfix', code='ESC301')
+    escapes = [(LINES[0].index(escape), escape) for escape in ('\\d', '\\.', '\\w')]
+    assert emacs_placed(seen, 'ESC301', 0) == escapes
+    assert emacs_placed(seen, 'ESC401', 3) == [(LINES[3].index('\\1'), '\\1')]
+    assert seen['file'] == QUICK_FIXED.encode('utf-8')
+
+
+@pytest.mark.server
+def test_emacs_eglot_fixes_all_on_save(tmp_path):
+    needs_eglot()
+    needs_pygls()
+    seen = run_emacs(tmp_path, 'eglot.el')
+    assert seen['file'] == ALL_FIXED.encode('utf-8')
+
+
+@pytest.mark.clients
+def test_emacs_eglot_pylsp_quick_fix(tmp_path):
+    """With pylsp, Eglot shows flake8's reports from one character early after
+    the emoji (pylsp gives code points, Eglot reads UTF-16: pylsp's to fix);
+    the plugin's quick fix, in UTF-16, lands right."""
+    needs_eglot()
+    needs_pylsp()
+    seen = run_emacs(tmp_path, 'eglot-pylsp.el', kind='quickfix', code='ESC301')
+    assert emacs_placed(seen, 'ESC301', 0)[0][0] == LINES[0].index('\\d') - 1
+    assert seen['file'] == QUICK_FIXED.encode('utf-8')
+
+
+@pytest.mark.parametrize('name', [*SET_UPS, 'nvim07-pylsp.lua', 'eglot.el', 'eglot-pylsp.el'])
 def test_docs_give_the_tested_set_up(name):
-    """docs/editors.md shows the very init files the tests run."""
+    """docs/editors.md shows the very set-up files the tests run."""
     text = (EDITORS / name).read_text(encoding='utf-8')
-    assert f'```lua\n{text}```' in DOCS.read_text(encoding='utf-8')
+    language = 'lua' if name.endswith('.lua') else 'elisp'
+    assert f'```{language}\n{text}```' in DOCS.read_text(encoding='utf-8')

@@ -44,7 +44,7 @@ if not ok then
   return fail('no ESC diagnostics within 60 s')
 end
 report.diagnostics = published
-local client = vim.lsp.get_active_clients()[1]
+local client = (vim.lsp.get_clients or vim.lsp.get_active_clients)()[1]
 report.offset_encoding = client.offset_encoding
 
 if kind ~= '' then
@@ -65,7 +65,12 @@ if kind ~= '' then
     range = chosen.range,
     context = { diagnostics = { chosen } },
   }
-  local answer = client.request_sync('textDocument/codeAction', params, 30000, buf)
+  local answer
+  if vim.fn.has('nvim-0.11') == 1 then  -- a method since 0.11
+    answer = client:request_sync('textDocument/codeAction', params, 30000, buf)
+  else
+    answer = client.request_sync('textDocument/codeAction', params, 30000, buf)
+  end
   if not answer or answer.err then
     return fail('codeAction failed: ' .. vim.inspect(answer))
   end
