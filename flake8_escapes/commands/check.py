@@ -28,7 +28,6 @@ cyclic garbage collector is paused while a file is checked.
 from __future__ import annotations
 
 import argparse
-import ast
 import gc
 import io
 import json
@@ -47,7 +46,7 @@ from flake8.formatting.base import BaseFormatter
 from flake8.processor import FileProcessor
 from flake8.violation import Violation
 
-from flake8_escapes import checks, config, output, rules, source
+from flake8_escapes import api, checks, config, output, rules, source
 
 Result = tuple[str, int, int, str, Optional[str]]  # code, line, 0-based col, text, noqa line
 CODES = tuple(rule.code for rule in rules.RULES)
@@ -181,31 +180,14 @@ def _file_results(filename: str) -> tuple[str, list[Result]]:
     # flake8's test, line by line, only where the word is (its regex ignores case)
     if FLAKE8_WORD.search(text) and processor.should_ignore_file():
         return name, []
-    found: list[tuple[str, int, int, str]] = []
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter('ignore')  # the compiler's own escape warnings
-            tree = parsed(text)
-            tokens = source.tokens_for(tree, lines) if escapes else []
-            if tokens:
-                for report in checks.all_reports(tree, tokens, lines, settings.regex_functions):
-                    found.append((report.code, report.line, report.col,
-                                  report.rule.message.format(**report.fields)))
-    except (SyntaxError, tokenize.TokenError, SystemError, UnicodeDecodeError) as error:
-        found = [_problem(error)]
-        if escapes and isinstance(error, (SyntaxError, UnicodeDecodeError)):
-            found += text_results(name, lines, error)
+    reports, problem = api.checked(text, lines, settings.regex_functions, escapes=escapes)
+    found = [(report.code, report.line, report.col, report.rule.message.format(**report.fields))
+             for report in reports]
+    if problem is not None:
+        found = [_problem(problem)]
+        if escapes and isinstance(problem, (SyntaxError, UnicodeDecodeError)):
+            found += text_results(name, lines, problem)
     return name, with_noqa_lines(found, lines, text, settings.options.show_source)
-
-
-def parsed(text: str) -> ast.Module:
-    """``ast.parse``, with a NUL byte a SyntaxError on every Python: 3.11+ raises
-    ``SyntaxError: source code string cannot contain null bytes`` (E999 at 1:1 in
-    flake8), 3.10 a ValueError that stopped the run (and stops flake8 there)."""
-    try:
-        return ast.parse(text)
-    except ValueError as error:
-        raise SyntaxError(str(error)) from None
 
 
 def text_results(
@@ -220,14 +202,14 @@ def text_results(
     format spec.)"""
     where = f' at line {error.lineno}' if isinstance(error, SyntaxError) and error.lineno else ''
     said = f'{output.shown(name)}: does not parse ({type(error).__name__}{where})'
-    tokens = source.unparsed_literals(lines)
-    if tokens is None:
+    reports = api.text_reports(lines)
+    if reports is None:
         output.say(f'{said}: not checked, its literals cannot be read', sys.stderr)
         return []
     output.say(f'{said}: checked {checks.TEXT_CHECKS} on its literals; '
                f'skipped {checks.AST_CHECKS}, which need the AST', sys.stderr)
     return [(report.code, report.line, report.col, report.rule.message.format(**report.fields))
-            for report in checks.text_reports(tokens, lines)]
+            for report in reports]
 
 
 def may_report(lines: list[str], rows: list[int]) -> bool:

@@ -15,7 +15,7 @@ import sys
 from collections import Counter
 from typing import Iterator, NamedTuple
 
-from flake8_escapes import apis, config, fix, output
+from flake8_escapes import api, apis, config, fix, output
 from flake8_escapes.commands import check
 from flake8_escapes.fix.diff import unified_diff
 
@@ -84,7 +84,7 @@ def read_bytes(path: str) -> tuple[bytes, fix.Snapshot | None] | None:
 def fixed_bytes(name: str, data: bytes, job: Job) -> tuple[fix.BytesResult | None, int, str]:
     """(result, status, the line saying why there is none) of fixing ``data``."""
     try:
-        return fix.fix_bytes(data, set(job.codes), job.regex_functions), 0, ''
+        return api.fix_bytes(data, set(job.codes), job.regex_functions), 0, ''
     except fix.Refused as error:
         return None, 2, f'{name}: left alone: {error}'
     except UnicodeDecodeError as error:

@@ -38,6 +38,7 @@ class Result(NamedTuple):
     fixed: list[str]               # one code per escape fixed
     left_alone: list[LeftAlone]    # fixes not made, and why
     unsafe_left: list[str] = []    # codes of reports only --unsafe would fix
+    rounds: list[list[Edit]] = []  # each round's edits, on the text the round before left
 
 
 class BytesResult(NamedTuple):
@@ -64,8 +65,10 @@ class _Round(NamedTuple):
 
 def _round(
     text: str, codes: set[str], functions: tuple[apis.Api, ...], tree: ast.AST | None = None,
+    at: frozenset[tuple[int, int]] | None = None,
 ) -> _Round:
-    """One pass over normalized ``text`` (``tree``: its AST, when known)."""
+    """One pass over normalized ``text`` (``tree``: its AST, when known; ``at``: only
+    the reports at these (line, col), an editor's fix of one diagnostic)."""
     lines = io.StringIO(text, newline='').readlines()
     if plan.file_silenced(text, lines):
         return _Round([], [], [], [], None)
@@ -80,6 +83,8 @@ def _round(
     tokens = plan.tokens_of(lines)
     context = plan.Context(text, lines, tree, tokens, {}, functions)
     by_piece, unsafe = plan.reports_to_fix(context, codes)
+    if at is not None:
+        by_piece = _only_at(by_piece, at)
     unsafe_left = [report.code for report in unsafe]
     by_piece, held = plan.held_for_unsafe(by_piece, unsafe)
     held_back = [LeftAlone(found.line, found.col, code, proof.FOR_UNSAFE) for code, found in held]
@@ -99,6 +104,16 @@ def _round(
     edits = [edit for unit in chosen for edit in unit.edits]
     fixed = [code for unit in chosen for code in plan.fixed_codes(unit)]
     return _Round(edits, fixed, held_back + left, unsafe_left, new_tree)
+
+
+def _only_at(by_piece: plan.Planned, at: frozenset[tuple[int, int]]) -> plan.Planned:
+    """The planned reports whose escape stands at one of ``at``."""
+    kept: plan.Planned = {}
+    for _, items in by_piece.values():
+        for code, found in items:
+            if (found.line, found.col) in at:
+                plan._add(kept, code, found)
+    return kept
 
 
 @contextlib.contextmanager
@@ -121,25 +136,29 @@ def _collector_paused() -> Iterator[None]:
 @_collector_paused()
 def fix_text(
     text: str, codes: set[str], regex_functions: tuple[apis.Api, ...] | None = None,
+    at: frozenset[tuple[int, int]] | None = None,
 ) -> Result:
-    """Fix the reports of ``codes`` in ``text`` (any line ends).  Raises
-    SyntaxError when the text does not parse."""
+    """Fix the reports of ``codes`` in ``text`` (any line ends); with ``at``, only
+    those at these (line, col), in one round.  Raises SyntaxError when the text
+    does not parse."""
     fixed: list[str] = []
     left: list[LeftAlone] = []
     unsafe_left: list[str] = []
+    rounds: list[list[Edit]] = []
     tree = None
-    for _ in range(ROUNDS):
+    for _ in range(ROUNDS if at is None else 1):
         if '\\' not in text:
             unsafe_left = []
             break
         edits, now_fixed, now_left, unsafe_left, tree = _round(
-            normalized(text), codes, regex_functions or (), tree)
+            normalized(text), codes, regex_functions or (), tree, at)
         left = now_left  # what the last round could not fix is what is left
         if not edits:
             break
         text = apply(text, edits)
         fixed.extend(now_fixed)
-    return Result(text, sorted(fixed), sorted(set(left)), sorted(unsafe_left))
+        rounds.append(edits)
+    return Result(text, sorted(fixed), sorted(set(left)), sorted(unsafe_left), rounds)
 
 
 def _encoding_of(data: bytes) -> str:

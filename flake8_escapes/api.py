@@ -1,0 +1,277 @@
+"""The public Python API: lint a source text, plan the fixes of a source text.
+
+One engine for every front end: ``flake8-escapes check`` (``checked``,
+``text_reports``), ``fix`` (``fix_bytes``), the editor server and the pylsp
+plugin (``lint``, ``fix``, ``fixes``, ``noqa_edit``) all call these, and these
+call ``checks`` and the fixer (``fix``): no front end repeats another's logic.
+
+Positions: lines count from 1; columns from 0, in code points of the line (the
+characters of a Python ``str``, as ``tokenize`` and flake8 count them), never
+in bytes or UTF-16 units; an editor converts them to its own unit.  Line ends
+are read as the compiler reads them: ``\\r\\n``, a lone ``\\r`` and ``\\n``.
+Documented in docs/api.md.
+"""
+from __future__ import annotations
+
+import ast
+import contextlib
+import io
+import os
+import tokenize
+import warnings
+from typing import Iterable, Iterator, NamedTuple, Sequence
+
+from flake8.defaults import NOQA_INLINE_REGEXP
+
+from flake8_escapes import apis, checks, config, fix as fixer, rules, source
+from flake8_escapes.fix import plan
+from flake8_escapes.fix.files import Edit, normalized
+from flake8_escapes.fix.proof import LeftAlone
+
+__all__ = [
+    'SAFE', 'UNSAFE', 'CODES', 'Diagnostic', 'Edit', 'LeftAlone', 'Fix', 'Checked',
+    'lint', 'fix', 'fixes', 'noqa_edit', 'settings', 'checked', 'text_reports', 'fix_bytes', 'parsed',
+]
+
+#: The codes whose fix keeps every value, and those whose fix changes a value to what was meant.
+SAFE: tuple[str, ...] = fixer.SAFE
+UNSAFE: tuple[str, ...] = fixer.UNSAFE
+CODES = tuple(rule.code for rule in rules.RULES)
+#: Why a text is not checked or fixed as a whole (``Checked.error``).
+PROBLEMS = (SyntaxError, tokenize.TokenError, SystemError, UnicodeDecodeError)
+#: The exceptions the fixer raises for a text it cannot fix (it does not parse, ...).
+UNFIXABLE = (SyntaxError, ValueError, UnicodeDecodeError, RecursionError, fixer.Refused)
+
+fix_bytes = fixer.fix_bytes  # a file's bytes fixed (``flake8-escapes fix``), only the edited literals changed
+
+
+class Diagnostic(NamedTuple):
+    """One report: the code, where its escape is (the backslash to just after its
+    last character), the one-line message without the code, and its fix safety."""
+
+    code: str
+    line: int          # 1-based line of the backslash
+    column: int        # 0-based column of the backslash, in code points of the line
+    end_line: int      # the line of the escape's last character
+    end_column: int    # just after the escape's last character (exclusive), code points
+    message: str       # flake8's text without the code
+    fix: str           # rules.SAFE ('safe') or rules.UNSAFE ('unsafe')
+    escape: str        # the escape as written ('\\d', '\\1', '\\N{...}')
+
+
+class Fix(NamedTuple):
+    """The fixer's plan for a text: the fixed text, the edits that make it (in the
+    coordinates of the text given, sorted, none overlapping), one code per escape
+    fixed, the fixes its proofs refused and why, the codes left for ``unsafe``,
+    and why the text was not fixed at all ('' when it was looked at)."""
+
+    text: str
+    edits: list[Edit]
+    fixed: list[str]
+    left_alone: list[LeftAlone]
+    unsafe_left: list[str]
+    refused: str = ''
+
+
+class Checked(NamedTuple):
+    """The reports of a text that parses, or why it does not (then no report)."""
+
+    reports: list[rules.Report]
+    error: Exception | None
+
+
+def parsed(text: str) -> ast.Module:
+    """``ast.parse``, with a NUL byte a SyntaxError on every Python: 3.11+ raises
+    ``SyntaxError: source code string cannot contain null bytes`` (E999 at 1:1 in
+    flake8), 3.10 a ValueError."""
+    try:
+        return ast.parse(text)
+    except ValueError as error:
+        raise SyntaxError(str(error)) from None
+
+
+def checked(text: str, lines: list[str], regex_functions: Iterable[apis.Api],
+            *, escapes: bool = True) -> Checked:
+    """Every report of the checks on ``text`` (``lines``: its lines), or the
+    error (``PROBLEMS``) that stopped them: it does not parse or tokenize.
+    ``escapes=False``: parse only (no row can report; E999 is still found)."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter('ignore')  # the compiler's own escape warnings
+            tree = parsed(text)
+            tokens = source.tokens_for(tree, lines) if escapes else []
+            found = list(checks.all_reports(tree, tokens, lines, regex_functions)) if tokens else []
+    except PROBLEMS as error:
+        return Checked([], error)
+    return Checked(found, None)
+
+
+def text_reports(lines: list[str]) -> list[rules.Report] | None:
+    """The reports of a text that does not parse that its literals' text alone
+    gives (``checks.TEXT_CHECKS``: ESC304 above all); None when its literals
+    cannot be read."""
+    tokens = source.unparsed_literals(lines)
+    return None if tokens is None else list(checks.text_reports(tokens, lines))
+
+
+def _lines(text: str) -> tuple[str, list[str]]:
+    text = normalized(text)
+    return text, io.StringIO(text, newline='').readlines()
+
+
+def lint(text: str, settings: config.Config | None = None, filename: str = 'stdin') -> list[Diagnostic]:
+    """Every ESC report of ``text``, as ``flake8-escapes check`` gives it for a
+    file named ``filename`` under ``settings`` (select, ignore, per-file-ignores,
+    ``# noqa`` and escapes-regex-functions; None: every code, ``# noqa``
+    honoured), sorted by place.  A text that does not parse gets the reports its
+    literals' text gives (ESC304, ESC301-ESC303, ESC501 by its text)."""
+    text, lines = _lines(text)
+    if plan.file_silenced(text, lines) or not source.reportable_rows(lines):
+        return []
+    functions = settings.regex_functions if settings else ()
+    reports, error = checked(text, lines, functions)
+    if isinstance(error, (SyntaxError, UnicodeDecodeError)):  # check's reports of such a file
+        reports = text_reports(lines) or []
+    noqa = _noqa_lines(lines) if 'noqa' in text.lower() and not _noqa_off(settings) else {}
+    shown = _reported(settings, filename)
+    found = [_diagnostic(report) for report in reports
+             if report.code in shown and not plan.silenced(report.code, noqa.get(report.line))]
+    return sorted(found, key=lambda item: (item.line, item.column, item.code))
+
+
+def _noqa_off(settings: config.Config | None) -> bool:
+    return bool(settings and getattr(settings.options, 'disable_noqa', False))
+
+
+def _reported(settings: config.Config | None, filename: str) -> set[str]:
+    return settings.reported(CODES, filename) if settings else set(CODES)
+
+
+def _noqa_lines(lines: list[str]) -> dict[int, str]:
+    """flake8's noqa lines (``source.noqa_lines``); none where the tokenizer fails."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter('ignore')
+            return source.noqa_lines(source.token_stream(lines), lines)
+    except (tokenize.TokenError, SyntaxError, SystemError):
+        return {}
+
+
+def _diagnostic(report: rules.Report) -> Diagnostic:
+    escape = report.found.escape.text  # on one line: a reported escape holds no line end
+    return Diagnostic(report.code, report.line, report.col, report.line, report.col + len(escape),
+                      report.rule.message.format(**report.fields), report.rule.fix, escape)
+
+
+def fix(text: str, settings: config.Config | None = None, filename: str = 'stdin', *,
+        unsafe: bool = False, codes: Iterable[str] | None = None) -> Fix:
+    """The fixer's plan for the whole text: the safe fixes (``unsafe``: all of
+    them; ``codes``: those codes only) of the reports ``lint`` gives, under the
+    fixer's proofs, as ``flake8-escapes fix`` makes them."""
+    wanted = set(codes) if codes is not None else set(SAFE + UNSAFE if unsafe else SAFE)
+    chosen = wanted & _reported(settings, filename)
+    return _planned(text, chosen, settings, None)
+
+
+def fixes(text: str, diagnostics: Sequence[Diagnostic], settings: config.Config | None = None,
+          filename: str = 'stdin') -> list[Fix]:
+    """The fixer's plan for each diagnostic alone (its escape, its code: safe
+    or unsafe as the diagnostic's ``fix`` says), in the order given.  An ESC304
+    fix makes every refused escape of the text right: the text must parse
+    before any other fix is proved."""
+    return [_planned(text, {item.code}, settings, frozenset({(item.line, item.column)}))
+            for item in diagnostics]
+
+
+def _planned(text: str, codes: set[str], settings: config.Config | None,
+             at: frozenset[tuple[int, int]] | None) -> Fix:
+    functions = settings.regex_functions if settings else ()
+    try:
+        result = fixer.fix_text(text, codes, functions, at)
+    except UNFIXABLE as error:
+        return Fix(text, [], [], [], [], _why(error))
+    return Fix(result.text, _edits(text, result.text, result.rounds), result.fixed, result.left_alone,
+               result.unsafe_left)
+
+
+def _why(error: BaseException) -> str:
+    if isinstance(error, SyntaxError):
+        where = f' (line {error.lineno})' if error.lineno else ''
+        return f'does not parse: {error.msg or error}{where}'
+    if isinstance(error, RecursionError):
+        return 'nested too deeply for this Python to check'
+    return f'{type(error).__name__}: {error}'
+
+
+def _edits(before: str, after: str, rounds: list[list[Edit]]) -> list[Edit]:
+    """The edits from ``before`` to ``after``: the fixer's own when one round
+    made them; else, per line changed, its changed span (an edit never adds or
+    removes a line end, so the lines of ``before`` and ``after`` match)."""
+    if len(rounds) == 1:
+        return sorted(rounds[0])
+    if not rounds:
+        return []
+    old, new = _lines(before)[1], _lines(after)[1]
+    return list(_line_edits(old, new))
+
+
+def _line_edits(old: list[str], new: list[str]) -> Iterator[Edit]:
+    for number, (was, now) in enumerate(zip(old, new), 1):
+        if was == now:
+            continue
+        start = 0
+        while start < min(len(was), len(now)) and was[start] == now[start]:
+            start += 1
+        end = 0
+        while end < min(len(was), len(now)) - start and was[-1 - end] == now[-1 - end]:
+            end += 1
+        yield Edit(number, start, len(was) - end - start, now[start:len(now) - end])
+
+
+def noqa_edit(text: str, diagnostic: Diagnostic) -> Edit | None:
+    """The edit that silences ``diagnostic`` as flake8 reads ``# noqa``: its code
+    added to the first ``# noqa: CODES`` comment of the lines flake8 searches
+    for it (its logical line, a multi-line string's included), or
+    ``  # noqa: CODE`` at the end of their last line; None where the text does
+    not tokenize (flake8 would find no ``# noqa``)."""
+    text, lines = _lines(text)
+    mapping = _noqa_lines(lines)
+    joined = mapping.get(diagnostic.line)
+    if joined is None:
+        return None
+    first = last = diagnostic.line
+    while mapping.get(first - 1) is joined:  # the lines of one logical line share one text
+        first -= 1
+    while mapping.get(last + 1) is joined:
+        last += 1
+    for number in range(first, last + 1):
+        match = NOQA_INLINE_REGEXP.search(lines[number - 1])
+        if match is None:
+            continue
+        listed = match.group('codes')
+        if not listed:
+            return None  # a bare '# noqa' silences every code already
+        return Edit(number, match.start('codes') + len(listed.rstrip(', \t\r\n')), 0, f',{diagnostic.code}')
+    body = lines[last - 1].rstrip('\r\n')
+    code = body.rstrip()
+    return Edit(last, len(code), len(body) - len(code), f'  # noqa: {diagnostic.code}')
+
+
+def settings(folder: str, argv: Sequence[str] = ()) -> config.Config:
+    """The configuration flake8 would use run in ``folder``: its setup.cfg,
+    tox.ini or .flake8 (found as flake8 finds it, from ``folder`` up), then
+    ``argv``; per-file-ignores' patterns read from ``folder`` as flake8 reads
+    them from the current folder.  Raises ``config.Unusable`` for a
+    configuration flake8 refuses."""
+    with _in_folder(folder):
+        return config.Config([*argv, '--'])
+
+
+@contextlib.contextmanager
+def _in_folder(folder: str) -> Iterator[None]:
+    here = os.getcwd()
+    os.chdir(folder)
+    try:
+        yield
+    finally:
+        os.chdir(here)

@@ -1,0 +1,114 @@
+"""The public API (flake8_escapes.api): lint a text, plan its fixes, silence a report."""
+from __future__ import annotations
+
+import ast
+import os
+import subprocess
+import sys
+import warnings
+
+import pytest
+
+from flake8_escapes import api
+from flake8_escapes.fix.files import apply
+
+REGEX = "import re\nfound = re.sub(r'(a)', '<\\1>', text)\n"
+
+
+def compiled_warnings(source: str) -> list[int]:
+    """The lines CPython itself warns about (an invalid escape), compiling ``source``."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter('always')
+        compile(source, '<test>', 'exec')
+    return sorted(w.lineno for w in caught if issubclass(w.category, (SyntaxWarning, DeprecationWarning)))
+
+
+def dumped(source: str) -> str:
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')  # the escapes compiled on purpose
+        return ast.dump(ast.parse(source))
+
+
+def ranges(source: str, **kwargs) -> list[tuple[str, str]]:
+    lines = source.splitlines(keepends=True)
+    return [(item.code, lines[item.line - 1][item.column:item.end_column])
+            for item in api.lint(source, **kwargs)]
+
+
+def test_lint_gives_the_range_of_each_escape_in_code_points():
+    source = "x = '😀\\d'\ny = 'caf\\u00e9\\q'\n"
+    assert ranges(source) == [('ESC301', '\\d'), ('ESC301', '\\q')]
+    assert [item.line for item in api.lint(source)] == compiled_warnings(source)
+    first = api.lint(source)[0]
+    assert (first.line, first.column, first.end_line, first.end_column) == (1, 6, 1, 8)  # the emoji is one
+    assert first.fix == 'safe' and first.message.startswith("invalid escape sequence '\\d'")
+
+
+def test_lint_reports_what_check_reports_on_a_text_that_does_not_parse():
+    source = "home = 'C:\\Users\\me'\n"
+    with pytest.raises(SyntaxError) as refused:
+        compile(source, '<test>', 'exec')
+    assert 'position 2-3: truncated \\UXXXXXXXX' in str(refused.value)  # CPython's range: the '\U'
+    assert ranges(source) == [('ESC304', '\\U'), ('ESC301', '\\m')]
+
+
+def test_lint_honours_noqa_and_the_configuration(tmp_path):
+    assert api.lint("x = '\\d'  # noqa: ESC301\n") == []
+    assert [item.code for item in api.lint("x = '\\d'  # noqa: E501\n")] == ['ESC301']
+    (tmp_path / 'setup.cfg').write_text('[flake8]\nper-file-ignores = tests/*: ESC301\n'
+                                        'escapes-regex-functions = mylib.sub:0:1\n')
+    settings = api.settings(str(tmp_path))
+    source = "import mylib\nx = '\\d'\nmylib.sub(r'(a)', '<\\1>', y)\n"
+    assert [item.code for item in api.lint(source, settings, str(tmp_path / 'a.py'))] == ['ESC301', 'ESC401']
+    assert [item.code for item in api.lint(source, settings, str(tmp_path / 'tests' / 'a.py'))] == ['ESC401']
+    assert [item.code for item in api.lint(source)] == ['ESC301']  # without the settings: not a regex call
+
+
+def test_fix_plans_the_fixers_edits_and_proofs():
+    source = "x = '\\d' + '\\q'\n" + REGEX
+    planned = api.fix(source)
+    assert apply(source, planned.edits) == planned.text
+    assert planned.fixed == ['ESC301', 'ESC301'] and planned.unsafe_left == ['ESC401']
+    assert dumped(planned.text) == dumped(source)  # safe: same values
+    assert [item.code for item in api.lint(planned.text)] == ['ESC401']
+    unsafe = api.fix(source, unsafe=True)
+    assert apply(source, unsafe.edits) == unsafe.text and api.lint(unsafe.text) == []
+
+
+def test_fix_all_over_several_rounds_gives_edits_on_the_text_given():
+    source = "home = 'C:\\Users\\new'\n"  # ESC304 repaired first, then the rounds run on it
+    planned = api.fix(source, unsafe=True)
+    assert planned.text == "home = r'C:\\Users\\new'\n"
+    assert apply(source, planned.edits) == planned.text
+
+
+def test_fixes_plan_one_diagnostic_alone():
+    source = "x = '\\d'\ny = '\\q'\n"
+    first, second = api.lint(source)
+    one, two = api.fixes(source, [first, second])
+    assert one.text == "x = r'\\d'\ny = '\\q'\n" and one.fixed == ['ESC301']
+    assert two.text == "x = '\\d'\ny = r'\\q'\n"
+
+
+def test_a_text_that_cannot_be_fixed_says_why():
+    planned = api.fix("x = '\\d'\ndef (:\n")
+    assert planned.edits == [] and planned.refused.startswith('does not parse')
+
+
+@pytest.mark.parametrize('source, expected', [
+    ("x = '\\d'\n", "x = '\\d'  # noqa: ESC301\n"),
+    ("x = '\\d'  # noqa: E501\n", "x = '\\d'  # noqa: E501,ESC301\n"),
+    ("x = '\\d'  # noqa:E501, W291  \n", "x = '\\d'  # noqa:E501, W291,ESC301  \n"),
+    ('x = """\n\\d\n"""\n', 'x = """\n\\d\n"""  # noqa: ESC301\n'),  # flake8 reads the string's last line
+    ('x = f(\n    "\\d",  # noqa: E501\n)\n', 'x = f(\n    "\\d",  # noqa: E501,ESC301\n)\n'),
+])
+def test_noqa_edit_silences_the_report_as_flake8_reads_it(tmp_path, source, expected):
+    diagnostic, = api.lint(source)
+    edited = apply(source, [api.noqa_edit(source, diagnostic)])
+    assert edited == expected
+    path = tmp_path / 'a.py'
+    path.write_text(edited)
+    run = subprocess.run([sys.executable, '-m', 'flake8', '--isolated', '--select=ESC', str(path)],
+                         capture_output=True, text=True, cwd=tmp_path,
+                         env={**os.environ, 'PYTHONWARNINGS': ''})
+    assert run.returncode == 0 and run.stdout == '', run.stdout + run.stderr
