@@ -96,12 +96,9 @@ def settings_for(config: Any, workspace: Any, document: Any) -> Config | None:
         return None
 
 
-def filename_of(workspace: Any, document: Any) -> str:
-    """The name flake8 sees for the buffer in pylsp (its --stdin-display-name)."""
-    root = workspace.root_path
-    if document.path and root and document.path.startswith(root):
-        return str(os.path.relpath(document.path, root))
-    return 'stdin'
+def filename_of(document: Any) -> str:
+    """The buffer's path, for per-file-ignores (absolute, as the API prefers)."""
+    return str(document.path) if document.path else 'stdin'
 
 
 def matches(lines: list[str], shown: Json, found: api.Diagnostic) -> bool:
@@ -148,7 +145,7 @@ def code_actions(config: Any, workspace: Any, document: Any, context: Json) -> l
         return []
     lines = io.StringIO(text, newline='').readlines()
     settings = settings_for(config, workspace, document)
-    filename = filename_of(workspace, document)
+    filename = filename_of(document)
     actions = []
     if shown and wanted(QUICK_FIX, only):
         found = api.lint(text, settings, filename)
