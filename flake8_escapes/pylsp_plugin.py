@@ -137,7 +137,9 @@ def code_actions(config: Any, workspace: Any, document: Any, context: Json) -> l
     only = context.get('only')
     shown = [item for item in context.get('diagnostics', [])
              if str(item.get('code', '')).startswith('ESC')]
-    fix_all = wanted(FIX_ALL, only)
+    # fix all runs the whole fixer: offered where asked for by kind, or on an ESC diagnostic
+    # (not on every cursor move of a client that asks for every kind)
+    fix_all = (bool(only) or bool(shown)) and wanted(FIX_ALL, only)
     if not fix_all and not (shown and wanted(QUICK_FIX, only)):
         return []
     text = document.source
