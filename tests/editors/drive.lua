@@ -2,7 +2,8 @@
 -- language server's diagnostics, optionally apply one code action, write the
 -- buffer, and leave what happened in a JSON file.  Environment:
 --   E2E_OUT     the JSON file to write
---   E2E_KIND    the kind of the code action to apply ('' for none: just write)
+--   E2E_KIND    the kind of the code action to apply, then write without autocommands
+--               ('' for none: just write, with the set-up's fix on save)
 --   E2E_TITLE   a plain substring its title must contain ('' for any)
 --   E2E_CODE    the code of the diagnostic to ask the code action for (its first in the file)
 local out = os.getenv('E2E_OUT')
@@ -88,5 +89,6 @@ if kind ~= '' then
   report.applied = action.title
   vim.lsp.util.apply_workspace_edit(action.edit, client.offset_encoding)
 end
-vim.cmd('write')
+-- after a code action, the file shows that action alone: no fix-all on save
+vim.cmd(kind ~= '' and 'noautocmd write' or 'write')
 finish()
