@@ -48,6 +48,8 @@ QUICK_FIXED = DOCUMENT.replace("'\\d+", "r'\\d+")
 ALL_FIXED = QUICK_FIXED.replace("findall('", "findall(r'")
 # ESC401's unsafe fix: "\1" made raw, so that re.sub sees a backreference.
 UNSAFE_FIXED = DOCUMENT.replace('"\\1"', 'r"\\1"')
+# "Ignore ESC401 on this line"
+SILENCED = DOCUMENT.replace('"\\1", label)\n', '"\\1", label)  # noqa: ESC401\n')
 
 
 def needs_nvim() -> None:
@@ -129,6 +131,17 @@ def test_the_expected_files_are_right_by_cpython():
     assert [b for b, a in zip(before, after) if b != a] == ['\x01']
     assert [a for b, a in zip(before, after) if b != a] == ['\\1']
     assert re.sub('(a)', '\\1', 'a') == 'a' and re.sub('(a)', '\x01', 'a') == '\x01'
+    # the noqa line: flake8 itself no longer reports ESC401, and nothing else changed
+    assert ast.dump(parsed_quietly(SILENCED)) == original
+    assert flake8_codes(DOCUMENT) - flake8_codes(SILENCED) == {(4, 'ESC401')}
+    assert SILENCED.count('# noqa: ESC401') == 1
+
+
+def flake8_codes(text: str) -> set[tuple[int, str]]:
+    """(line, code) of the ESC reports of flake8 itself on ``text``."""
+    proc = subprocess.run([sys.executable, '-m', 'flake8', '--select=ESC', '-'], input=text,
+                          capture_output=True, text=True, timeout=120)
+    return {(int(line.split(':')[1]), line.split()[1]) for line in proc.stdout.splitlines()}
 
 
 def run_editor(tmp_path: Path, argv: list[str], kind: str = '', title: str = '', code: str = '') -> dict:
@@ -219,6 +232,14 @@ def test_neovim_unsafe_quick_fix_says_so(tmp_path, config):
                     code='ESC401')
     assert 'backreference' in seen['applied']
     assert seen['file'] == UNSAFE_FIXED.encode('utf-8')
+
+
+@pytest.mark.server
+@pytest.mark.parametrize('config', SET_UPS)
+def test_neovim_noqa(tmp_path, config):
+    needs_server(config)
+    seen = run_nvim(tmp_path, config, kind='quickfix', title='Ignore ESC401', code='ESC401')
+    assert seen['file'] == SILENCED.encode('utf-8')
 
 
 @pytest.mark.server
