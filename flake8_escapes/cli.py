@@ -1,5 +1,6 @@
 """The ``flake8-escapes`` command line: parses the arguments and hands them to the
-command's module (``commands.check``, ``commands.fix``, ``commands.explain``).
+command's module (``commands.check``, ``commands.fix``, ``commands.explain``,
+``commands.server``, imported only when asked: it needs the ``server`` extra).
 
 Exit status: 0 nothing to report or change, 1 reports (``check``) or changes
 (``fix``), 2 bad usage or a file that could not be read, fixed or written.
@@ -110,12 +111,35 @@ def parser() -> argparse.ArgumentParser:
     explaining.add_argument('code', metavar='CODE')
     explaining.add_argument('--markdown', action='store_true',
                             help='print the section as Markdown, as the README has it (default: plain text)')
+    serving = commands.add_parser(
+        'server', help='a language server for editors, over stdio (needs the [server] extra)',
+        description='A Language Server Protocol server over standard input and output: diagnostics, '
+                    'quick fixes, fix-all and hover for the ESC codes, with the workspace\'s flake8 '
+                    f'configuration. Needs pygls: {SERVER_INSTALL}')
+    serving.add_argument('--stdio', action='store_true', help='talk over stdio (the default and only way)')
     return top
+
+
+SERVER_INSTALL = 'pip install "flake8-escapes[server]"'
+
+
+def serve(args: argparse.Namespace) -> int:
+    """``server``: its module, which needs pygls and lsprotocol (the ``server`` extra)."""
+    try:
+        from flake8_escapes.commands import server
+    except ImportError as error:
+        if str(error.name).split('.')[0] not in ('pygls', 'lsprotocol'):
+            raise
+        print(f'flake8-escapes server: needs {error.name}, which is not installed: {SERVER_INSTALL}',
+              file=sys.stderr)
+        return 2
+    return server.run(args)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = parser().parse_args(argv)
-    run = {'check': check.run, 'fix': fixing_command.run, 'explain': explain.run}[args.command]
+    run = {'check': check.run, 'fix': fixing_command.run, 'explain': explain.run,
+           'server': serve}[args.command]
     try:
         return run(args)
     except config.Unusable as error:  # bad usage, in the config file: as argparse's errors

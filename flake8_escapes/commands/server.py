@@ -1,0 +1,410 @@
+"""``flake8-escapes server``: a Language Server Protocol server over stdio (pygls, lsprotocol).
+
+A thin front end on the public API (``api``): diagnostics of the editor's text
+(``api.lint``, on open, on each change after a short pause, on save), quick
+fixes and fix-all from the fixer's own plan (``api.fixes``, ``api.fix``),
+``# noqa`` (``api.noqa_edit``), hover from the registry (``rules``).  It writes
+no checking or fixing logic of its own: it converts positions (the API counts
+code points; the client UTF-16 units unless it negotiated UTF-8 or UTF-32),
+finds each file's flake8 configuration (``api.settings``, read again when a
+config file changes) and schedules the runs (a newer version of a text drops
+the run of an older one; a run that raises logs an error and publishes no
+diagnostics, the server goes on).
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import concurrent.futures
+import os
+import re
+import threading
+import traceback
+from typing import Any, NamedTuple, Sequence
+
+from lsprotocol import types
+from pygls import uris
+from pygls.lsp.server import LanguageServer
+
+from flake8_escapes import __version__, api, config, rules
+from flake8_escapes.commands.explain import source_url
+
+NAME = 'flake8-escapes'
+FIX_ALL = f'{types.CodeActionKind.SourceFixAll.value}.{NAME}'
+FIX_ALL_TITLE = 'Fix all safe escape problems'
+#: The config files flake8 reads (pyproject.toml: for the plugins that make flake8 read it).
+CONFIG_FILES = ('setup.cfg', 'tox.ini', '.flake8', 'pyproject.toml')
+#: Seconds a change waits for the next one before its text is checked.
+PAUSE = 0.03
+LINE_END = re.compile('\r\n|\r|\n')
+SEVERITIES = {'error': types.DiagnosticSeverity.Error, 'warning': types.DiagnosticSeverity.Warning,
+              'information': types.DiagnosticSeverity.Information, 'hint': types.DiagnosticSeverity.Hint}
+#: The default severity per code family (a code or a longer prefix given in the settings wins).
+DEFAULT_SEVERITY = {'ESC': 'warning', 'ESC304': 'error'}
+#: What an unsafe fix changes, for its title: "Make raw (changes the value: ...)".
+CHANGES = {
+    'ESC304': '`{escape}` becomes a backslash and its letters, and the file compiles',
+    'ESC401': '`{escape}` becomes a backreference',
+    'ESC402': '`\\b` becomes a word boundary',
+    'ESC501': '`{escape}` becomes a backslash in the path',
+    'ESC601': "`{escape}` becomes the start of TeX's command",
+    'ESC602': '`{escape}` reaches the doctest example as written',
+}
+
+
+def units(text: str, encoding: str) -> int:
+    """The length of ``text`` in the client's code units."""
+    if encoding == types.PositionEncodingKind.Utf32 or text.isascii():
+        return len(text)
+    if encoding == types.PositionEncodingKind.Utf8:
+        return len(text.encode('utf-8', 'surrogatepass'))
+    return len(text.encode('utf-16-le', 'surrogatepass')) // 2
+
+
+def column(line: str, count: int, encoding: str) -> int:
+    """The code point column of a position ``count`` client units into ``line``."""
+    if encoding == types.PositionEncodingKind.Utf32 or line.isascii():
+        return min(count, len(line))
+    seen = 0
+    for index, char in enumerate(line):
+        if seen >= count:
+            return index
+        seen += units(char, encoding)
+    return len(line)
+
+
+class Document(NamedTuple):
+    """An open text: its URI, version and text; its lines as the compiler splits them, without their ends."""
+
+    uri: str
+    version: int | None
+    text: str
+    lines: list[str]
+
+    @classmethod
+    def of(cls, uri: str, version: int | None, text: str) -> Document:
+        return cls(uri, version, text, LINE_END.split(text))
+
+    def position(self, line: int, col: int, encoding: str) -> types.Position:
+        """The client's position of (1-based line, code point column)."""
+        if line > len(self.lines):
+            return types.Position(len(self.lines) - 1, units(self.lines[-1], encoding))
+        return types.Position(line - 1, units(self.lines[line - 1][:col], encoding))
+
+    def where(self, position: types.Position, encoding: str) -> tuple[int, int]:
+        """(1-based line, code point column) of a client's position."""
+        if position.line >= len(self.lines):
+            return len(self.lines), len(self.lines[-1])
+        return position.line + 1, column(self.lines[position.line], position.character, encoding)
+
+    def offset(self, position: types.Position, encoding: str) -> int:
+        """The offset in ``text`` of a client's position."""
+        line, col = self.where(position, encoding)
+        starts = [0, *(match.end() for match in LINE_END.finditer(self.text))]
+        return starts[line - 1] + col
+
+    def changed(self, version: int | None, changes: Sequence[Any], encoding: str) -> Document:
+        """The text after a didChange's changes, each a range's new text or the whole text."""
+        document = self
+        for change in changes:
+            if getattr(change, 'range', None) is None:
+                document = Document.of(self.uri, version, change.text)
+                continue
+            start = document.offset(change.range.start, encoding)
+            end = document.offset(change.range.end, encoding)
+            text = document.text[:start] + change.text + document.text[end:]
+            document = Document.of(self.uri, version, text)
+        return document._replace(version=version)
+
+
+def severity_of(code: str, chosen: dict[str, str]) -> types.DiagnosticSeverity:
+    """The severity of ``code``: the longest prefix named in ``chosen``, then in the defaults."""
+    for table in (chosen, DEFAULT_SEVERITY):
+        named = [prefix for prefix in table if code.startswith(prefix) and table[prefix] in SEVERITIES]
+        if named:
+            return SEVERITIES[table[max(named, key=len)]]
+    return types.DiagnosticSeverity.Warning
+
+
+def severities_from(options: Any) -> dict[str, str]:
+    """``{"severity": {"ESC4": "error"}}`` (initializationOptions, or the settings under
+    ``flake8-escapes`` or at their top) as a code prefix -> severity name table."""
+    if isinstance(options, dict) and isinstance(options.get(NAME), dict):
+        options = options[NAME]
+    table = options.get('severity') if isinstance(options, dict) else None
+    if not isinstance(table, dict):
+        return {}
+    return {str(prefix).upper(): str(name).lower() for prefix, name in table.items()}
+
+
+def is_config(uri: str) -> bool:
+    """Is ``uri`` a config file flake8 may read?"""
+    return os.path.basename(uris.to_fs_path(uri) or '') in CONFIG_FILES
+
+
+def docs_url(code: str) -> str:
+    return f'{source_url()}/blob/main/docs/{code}.md'
+
+
+def hover_text(item: api.Diagnostic) -> str:
+    """The code's short explanation: what (the registry's summary), why (this report's
+    message), what to use instead (the registry's example, fixed), the fix's safety."""
+    rule = rules.BY_CODE[item.code]
+    safety = ('safe: the value stays the same' if rule.fix == rules.SAFE
+              else 'unsafe: the value changes to what was meant')
+    return '\n'.join([
+        f'**{rule.code}** ({rule.name}): {rule.summary}', '', f'Why: {item.message}', '', 'Instead of:',
+        '```python', rule.bad.rstrip('\n'), '```', 'use:', '```python', rule.good.rstrip('\n'), '```', '',
+        f'Fix: {safety}. [{rule.code}]({docs_url(rule.code)})'])
+
+
+def fix_title(item: api.Diagnostic, edits: list[api.Edit]) -> str:
+    """The quick fix's title: what its edits do, and for an unsafe fix what it changes."""
+    if edits and all(edit.length == 0 and edit.text.strip() == 'r' for edit in edits):
+        what = 'Make raw'
+    elif edits and all(edit.length == 0 and edit.text == '\\' for edit in edits):
+        what = 'Double the backslash' + ('es' if len(edits) > 1 else '')
+    elif len(edits) == 1:
+        what = f'Write {edits[0].text!r}'
+    else:
+        what = f'Fix {item.code}'
+    if item.fix == rules.UNSAFE:
+        return f'{what} (changes the value: {CHANGES[item.code].format(escape=item.escape)})'
+    return f'{what} (same value)'
+
+
+class Engine:
+    """The documents, each folder's configuration, the client's options and the last diagnostics."""
+
+    def __init__(self) -> None:
+        self.documents: dict[str, Document] = {}
+        self.linted: dict[str, tuple[Document, list[api.Diagnostic]]] = {}
+        self.settings: dict[str, config.Config | None] = {}
+        self.folders: list[str] = []
+        self.severity: dict[str, str] = {}
+        self.encoding: str = types.PositionEncodingKind.Utf16
+        self.versioned_edits = False
+        self.lock = threading.Lock()  # api.settings changes the current folder for a moment
+        self.tasks: dict[str, asyncio.Future[None]] = {}
+        self.worker = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix=NAME)
+        self.complaints: list[str] = []  # configuration errors to log, from the worker
+
+    def settings_for(self, uri: str) -> tuple[config.Config | None, str]:
+        """The configuration that applies to ``uri`` and the file name flake8 would match."""
+        path = uris.to_fs_path(uri) if uri.startswith('file:') else None
+        if path is None:
+            return None, 'stdin'
+        path = os.path.abspath(path)
+        inside = [folder for folder in self.folders if path.startswith(os.path.join(folder, ''))]
+        folder = max(inside, key=len) if inside else os.path.dirname(path)
+        with self.lock:
+            if folder not in self.settings:
+                try:
+                    self.settings[folder] = api.settings(folder) if os.path.isdir(folder) else None
+                except config.Unusable as error:
+                    self.complaints.append(f'{NAME}: the configuration of {folder}: {error}; using defaults')
+                    self.settings[folder] = None
+            return self.settings[folder], path
+
+    def lint(self, document: Document) -> list[api.Diagnostic]:
+        settings, filename = self.settings_for(document.uri)
+        return api.lint(document.text, settings, filename)
+
+    def diagnostics(self, document: Document) -> list[api.Diagnostic]:
+        """The diagnostics of ``document``: the last run's when it was of this version."""
+        last = self.linted.get(document.uri)
+        if last is not None and last[0] is document:
+            return last[1]
+        found = self.lint(document)
+        self.linted[document.uri] = (document, found)
+        return found
+
+    def to_lsp(self, document: Document, item: api.Diagnostic) -> types.Diagnostic:
+        return types.Diagnostic(
+            range=types.Range(document.position(item.line, item.column, self.encoding),
+                              document.position(item.end_line, item.end_column, self.encoding)),
+            message=item.message, severity=severity_of(item.code, self.severity), code=item.code,
+            code_description=types.CodeDescription(href=docs_url(item.code)), source=NAME,
+            data={'fix': item.fix})
+
+    def workspace_edit(self, document: Document, edits: list[api.Edit]) -> types.WorkspaceEdit:
+        text_edits = [types.TextEdit(types.Range(document.position(edit.line, edit.col, self.encoding),
+                                                 document.position(edit.line, edit.col + edit.length,
+                                                                   self.encoding)), edit.text)
+                      for edit in edits]
+        if self.versioned_edits and document.version is not None:
+            identifier = types.OptionalVersionedTextDocumentIdentifier(document.uri, document.version)
+            return types.WorkspaceEdit(document_changes=[types.TextDocumentEdit(identifier, text_edits)])
+        return types.WorkspaceEdit(changes={document.uri: text_edits})
+
+    def code_actions(self, document: Document, params: types.CodeActionParams) -> list[types.CodeAction]:
+        only = params.context.only
+
+        def wanted(kind: str) -> bool:
+            return only is None or any(kind == asked or kind.startswith(f'{asked}.') for asked in only)
+        actions: list[types.CodeAction] = []
+        if wanted(types.CodeActionKind.QuickFix):
+            first = document.where(params.range.start, self.encoding)
+            last = document.where(params.range.end, self.encoding)
+            for item in self.diagnostics(document):
+                if (item.line, item.column) <= last and first <= (item.end_line, item.end_column):
+                    actions.extend(self.quick_fixes(document, item))
+        if wanted(FIX_ALL):
+            settings, filename = self.settings_for(document.uri)
+            planned = api.fix(document.text, settings, filename)
+            if planned.edits:
+                actions.append(types.CodeAction(FIX_ALL_TITLE, kind=FIX_ALL,
+                                                edit=self.workspace_edit(document, planned.edits)))
+        return actions
+
+    def quick_fixes(self, document: Document, item: api.Diagnostic) -> list[types.CodeAction]:
+        settings, filename = self.settings_for(document.uri)
+        planned, = api.fixes(document.text, [item], settings, filename)
+        shown = [self.to_lsp(document, item)]
+        actions = []
+        if planned.edits:
+            actions.append(types.CodeAction(
+                fix_title(item, planned.edits), kind=types.CodeActionKind.QuickFix, diagnostics=shown,
+                is_preferred=item.fix == rules.SAFE, edit=self.workspace_edit(document, planned.edits)))
+        noqa = api.noqa_edit(document.text, item)
+        if noqa is not None:
+            actions.append(types.CodeAction(
+                f'Ignore {item.code} on this line', kind=types.CodeActionKind.QuickFix, diagnostics=shown,
+                edit=self.workspace_edit(document, [noqa])))
+        return actions
+
+    def hover(self, document: Document, position: types.Position) -> types.Hover | None:
+        line, col = document.where(position, self.encoding)
+        for item in self.diagnostics(document):
+            if item.line == line and item.column <= col <= item.end_column:
+                return types.Hover(types.MarkupContent(types.MarkupKind.Markdown, hover_text(item)),
+                                   types.Range(document.position(item.line, item.column, self.encoding),
+                                               document.position(item.end_line, item.end_column,
+                                                                 self.encoding)))
+        return None
+
+
+def build() -> LanguageServer:  # noqa: C901 - one small handler per message, registered here
+    """The server: each LSP message's handler on one ``Engine``."""
+    server = LanguageServer(NAME, __version__, text_document_sync_kind=types.TextDocumentSyncKind.Incremental)
+    engine = Engine()
+
+    def log(kind: types.MessageType, message: str) -> None:
+        server.window_log_message(types.LogMessageParams(kind, message))
+
+    def checked(document: Document) -> tuple[list[api.Diagnostic], str]:
+        """In the worker thread: the diagnostics, or the error a check raised."""
+        try:
+            return engine.lint(document), ''
+        except Exception as error:  # never a dead server: logged, no diagnostics for this file
+            where = ''.join(traceback.format_exception(error)[-3:]).strip()
+            return [], f'{NAME}: checking {document.uri} raised {type(error).__name__}: {error}\n{where}'
+
+    def publish(document: Document, found: list[api.Diagnostic]) -> None:
+        engine.linted[document.uri] = (document, found)
+        server.text_document_publish_diagnostics(types.PublishDiagnosticsParams(
+            document.uri, [engine.to_lsp(document, item) for item in found], document.version))
+
+    async def run_later(document: Document, pause: float) -> None:
+        await asyncio.sleep(pause)
+        found, problem = await asyncio.get_running_loop().run_in_executor(engine.worker, checked, document)
+        for complaint in engine.complaints:
+            log(types.MessageType.Error, complaint)
+        engine.complaints.clear()
+        if problem:
+            log(types.MessageType.Error, problem)
+        if engine.documents.get(document.uri) is document:  # else a newer version is on its way
+            publish(document, found)
+
+    def schedule(document: Document, pause: float = 0.0) -> None:
+        engine.documents[document.uri] = document
+        running = engine.tasks.pop(document.uri, None)
+        if running is not None:
+            running.cancel()  # stale: its result would be dropped anyway
+        engine.tasks[document.uri] = asyncio.ensure_future(run_later(document, pause))
+
+    def again() -> None:
+        """The configuration or the options changed: every open text checked again."""
+        with engine.lock:
+            engine.settings.clear()
+        for document in list(engine.documents.values()):
+            schedule(document)
+
+    @server.feature(types.INITIALIZE)
+    def initialize(params: types.InitializeParams) -> None:
+        engine.encoding = server.workspace.position_encoding or types.PositionEncodingKind.Utf16
+        engine.severity = severities_from(params.initialization_options)
+        edits = params.capabilities.workspace and params.capabilities.workspace.workspace_edit
+        engine.versioned_edits = bool(edits and edits.document_changes)
+        folders = [uris.to_fs_path(folder.uri) for folder in params.workspace_folders or []]
+        root = params.root_uri and uris.to_fs_path(params.root_uri)
+        engine.folders = [os.path.abspath(path) for path in (*folders, root or params.root_path) if path]
+
+    @server.feature(types.INITIALIZED)
+    def initialized(params: types.InitializedParams) -> None:
+        workspace = server.client_capabilities.workspace
+        watched = workspace and workspace.did_change_watched_files
+        if watched and watched.dynamic_registration:
+            watchers = [types.FileSystemWatcher(f'**/{name}') for name in CONFIG_FILES]
+            server.client_register_capability(types.RegistrationParams([types.Registration(
+                f'{NAME}-config', types.WORKSPACE_DID_CHANGE_WATCHED_FILES,
+                types.DidChangeWatchedFilesRegistrationOptions(watchers))]))
+
+    @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
+    def did_open(params: types.DidOpenTextDocumentParams) -> None:
+        item = params.text_document
+        schedule(Document.of(item.uri, item.version, item.text))
+
+    @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
+    def did_change(params: types.DidChangeTextDocumentParams) -> None:
+        document = engine.documents.get(params.text_document.uri)
+        if document is not None:
+            schedule(document.changed(params.text_document.version, params.content_changes, engine.encoding),
+                     PAUSE)
+
+    @server.feature(types.TEXT_DOCUMENT_DID_SAVE, types.SaveOptions(include_text=False))
+    def did_save(params: types.DidSaveTextDocumentParams) -> None:
+        if is_config(params.text_document.uri):
+            again()
+        elif params.text_document.uri in engine.documents:
+            schedule(engine.documents[params.text_document.uri])
+
+    @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
+    def did_close(params: types.DidCloseTextDocumentParams) -> None:
+        uri = params.text_document.uri
+        engine.documents.pop(uri, None)
+        engine.linted.pop(uri, None)
+        running = engine.tasks.pop(uri, None)
+        if running is not None:
+            running.cancel()
+        server.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri, []))
+
+    @server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
+    def did_change_watched_files(params: types.DidChangeWatchedFilesParams) -> None:
+        if any(is_config(change.uri) for change in params.changes):
+            again()
+
+    @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
+    def did_change_configuration(params: types.DidChangeConfigurationParams) -> None:
+        engine.severity = severities_from(params.settings) or engine.severity
+        again()
+
+    @server.feature(types.TEXT_DOCUMENT_CODE_ACTION, types.CodeActionOptions(
+        code_action_kinds=[types.CodeActionKind.QuickFix, FIX_ALL], resolve_provider=False))
+    def code_action(params: types.CodeActionParams) -> list[types.CodeAction] | None:
+        document = engine.documents.get(params.text_document.uri)
+        return engine.code_actions(document, params) if document is not None else None
+
+    @server.feature(types.TEXT_DOCUMENT_HOVER)
+    def hover(params: types.HoverParams) -> types.Hover | None:
+        document = engine.documents.get(params.text_document.uri)
+        return engine.hover(document, params.position) if document is not None else None
+
+    return server
+
+
+def run(args: argparse.Namespace) -> int:
+    """Serve over stdio until the client says exit: 0 after a shutdown request, 1 without one."""
+    server = build()
+    server.start_io()
+    return 0 if getattr(server.protocol, '_shutdown', False) else 1

@@ -1,0 +1,370 @@
+"""``flake8-escapes server`` over stdio, driven by a real LSP client (pygls' LanguageClient):
+initialize, open, change, code actions and their edits applied, fix-all, hover, configuration
+changes, a check that raises, shutdown and exit.  The expected texts and ranges are written out
+by hand (UTF-16 units counted from the text itself, not from the server's code)."""
+from __future__ import annotations
+
+import asyncio
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip('pygls', reason='the server tests need pygls: pip install "flake8-escapes[server]"')
+from lsprotocol import types  # noqa: E402
+from pygls import uris  # noqa: E402
+from pygls.lsp.client import LanguageClient  # noqa: E402
+
+pytestmark = pytest.mark.server
+
+WAIT = 30  # seconds: generous, a slow shared machine; the speed is measured in tests/bench_server.py
+#: The server with ``api.lint`` raising on a text that holds BOOM: a check that fails.
+FAILING = ('import sys; from flake8_escapes import api; lint = api.lint\n'
+           'def failing(text, *args, **kwargs):\n'
+           '    if "BOOM" in text: raise RuntimeError("a check failed")\n'
+           '    return lint(text, *args, **kwargs)\n'
+           'api.lint = failing\n'
+           'from flake8_escapes.cli import main; sys.exit(main(["server"]))\n')
+
+
+def utf16(text: str) -> int:
+    return len(text.encode('utf-16-le')) // 2
+
+
+def applied(text: str, edits: list[types.TextEdit]) -> str:
+    """A client's application of TextEdits (UTF-16 positions, lines split at \\n)."""
+    lines = text.split('\n')
+
+    def offset(position: types.Position) -> int:
+        line = lines[position.line]
+        units = 0
+        for index, char in enumerate(line):
+            if units >= position.character:
+                return sum(len(item) + 1 for item in lines[:position.line]) + index
+            units += utf16(char)
+        return sum(len(item) + 1 for item in lines[:position.line]) + len(line)
+    for edit in sorted(edits, key=lambda item: (item.range.start.line, item.range.start.character),
+                       reverse=True):
+        text = text[:offset(edit.range.start)] + edit.new_text + text[offset(edit.range.end):]
+    return text
+
+
+def edits_of(action: types.CodeAction, uri: str) -> list[types.TextEdit]:
+    assert action.edit is not None
+    if action.edit.document_changes:
+        change, = action.edit.document_changes
+        assert change.text_document.uri == uri
+        return list(change.edits)
+    return list(action.edit.changes[uri])
+
+
+class Session:
+    """One server process and its client, with what the server published and logged."""
+
+    def __init__(self, folder: Path, encodings: list[str] | None = None, options: dict | None = None,
+                 command: tuple[str, ...] = ('-m', 'flake8_escapes', 'server')) -> None:
+        self.folder, self.encodings, self.options, self.command = folder, encodings, options, command
+        self.client = LanguageClient('test-client', '1')
+        self.published: dict[str, list[types.PublishDiagnosticsParams]] = {}
+        self.logged: list[types.LogMessageParams] = []
+        self.changed = asyncio.Event()
+        self.registered: list[types.Registration] = []
+        self.versions: dict[str, int] = {}
+
+        @self.client.feature(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+        def publish(params: types.PublishDiagnosticsParams) -> None:
+            self.published.setdefault(params.uri, []).append(params)
+            self.changed.set()
+
+        @self.client.feature(types.WINDOW_LOG_MESSAGE)
+        def log(params: types.LogMessageParams) -> None:
+            self.logged.append(params)
+            self.changed.set()
+
+        @self.client.feature(types.CLIENT_REGISTER_CAPABILITY)
+        def register(params: types.RegistrationParams) -> None:
+            self.registered.extend(params.registrations)
+
+    async def start(self) -> types.InitializeResult:
+        await self.client.start_io(sys.executable, *self.command, cwd=str(self.folder))
+        capabilities = types.ClientCapabilities(
+            general=types.GeneralClientCapabilities(position_encodings=self.encodings),
+            workspace=types.WorkspaceClientCapabilities(
+                workspace_edit=types.WorkspaceEditClientCapabilities(document_changes=True),
+                did_change_watched_files=types.DidChangeWatchedFilesClientCapabilities(
+                    dynamic_registration=True)),
+            text_document=types.TextDocumentClientCapabilities(
+                publish_diagnostics=types.PublishDiagnosticsClientCapabilities(version_support=True)))
+        folder = types.WorkspaceFolder(uris.from_fs_path(str(self.folder)), 'test')
+        result = await self.client.initialize_async(types.InitializeParams(
+            capabilities=capabilities, workspace_folders=[folder], root_uri=folder.uri,
+            initialization_options=self.options))
+        self.client.initialized(types.InitializedParams())
+        self.capabilities = result.capabilities
+        return result
+
+    def uri(self, name: str) -> str:
+        return uris.from_fs_path(str(self.folder / name))
+
+    def open(self, name: str, text: str) -> str:
+        uri = self.uri(name)
+        self.versions[uri] = 1
+        self.client.text_document_did_open(types.DidOpenTextDocumentParams(
+            types.TextDocumentItem(uri, 'python', 1, text)))
+        return uri
+
+    def change(self, uri: str, *changes: types.TextDocumentContentChangeEvent) -> int:
+        self.versions[uri] += 1
+        self.client.text_document_did_change(types.DidChangeTextDocumentParams(
+            types.VersionedTextDocumentIdentifier(version=self.versions[uri], uri=uri), list(changes)))
+        return self.versions[uri]
+
+    async def diagnostics(self, uri: str, version: int | None = None) -> list[types.Diagnostic]:
+        """The diagnostics published for ``uri`` (at ``version``: the latest version sent)."""
+        version = self.versions.get(uri) if version is None else version
+
+        async def arrived() -> list[types.Diagnostic]:
+            while True:
+                for params in self.published.get(uri, []):
+                    if params.version == version:
+                        return list(params.diagnostics)
+                self.changed.clear()
+                await self.changed.wait()
+        return await asyncio.wait_for(arrived(), WAIT)
+
+    async def next_publication(self, uri: str, count: int) -> list[types.Diagnostic]:
+        """The diagnostics of the ``count``-th publication for ``uri``."""
+        async def arrived() -> list[types.Diagnostic]:
+            while len(self.published.get(uri, [])) < count:
+                self.changed.clear()
+                await self.changed.wait()
+            return list(self.published[uri][count - 1].diagnostics)
+        return await asyncio.wait_for(arrived(), WAIT)
+
+    async def actions(self, uri: str, diagnostic: types.Diagnostic | None = None,
+                      only: list[str] | None = None) -> list[types.CodeAction]:
+        at = diagnostic.range if diagnostic else types.Range(types.Position(0, 0), types.Position(0, 0))
+        found = await self.client.text_document_code_action_async(types.CodeActionParams(
+            types.TextDocumentIdentifier(uri), at,
+            types.CodeActionContext([diagnostic] if diagnostic else [], only=only)))
+        return [item for item in found or [] if isinstance(item, types.CodeAction)]
+
+    async def stop(self) -> int:
+        await self.client.shutdown_async(None)
+        self.client.exit(None)
+        await self.client.stop()
+        assert self.client._server is not None
+        return await self.client._server.wait()
+
+
+def run(folder: Path, body, **kwargs) -> None:
+    """Start a session in ``folder``, run ``body(session)``, shut it down (exit status 0)."""
+    async def main() -> None:
+        session = Session(folder, **kwargs)
+        await session.start()
+        try:
+            await body(session)
+        finally:
+            status = await session.stop()
+        assert status == 0
+    asyncio.run(main())
+
+
+def test_diagnostics_give_the_range_of_the_escape_in_utf16_units(tmp_path):
+    text = "x = '😀\\d'\n"
+
+    async def body(session: Session) -> None:
+        assert session.capabilities.position_encoding in (None, types.PositionEncodingKind.Utf16)
+        uri = session.open('a.py', text)
+        diagnostic, = await session.diagnostics(uri)
+        start = utf16(text[:text.index('\\')])
+        assert start == 7  # x = ' is 5 units, the emoji 2
+        assert diagnostic.range == types.Range(types.Position(0, start), types.Position(0, start + 2))
+        assert diagnostic.code == 'ESC301' and diagnostic.source == 'flake8-escapes'
+        assert diagnostic.severity == types.DiagnosticSeverity.Warning
+        assert diagnostic.code_description.href.endswith('/docs/ESC301.md')
+        assert diagnostic.message == "invalid escape sequence '\\d'; write '\\\\d' or use a raw string"
+    run(tmp_path, body)
+
+
+def test_the_position_encoding_the_client_prefers_is_used(tmp_path):
+    text = "x = '😀\\d'\n"
+
+    async def body(session: Session) -> None:
+        assert session.capabilities.position_encoding == 'utf-8'
+        diagnostic, = await session.diagnostics(session.open('a.py', text))
+        start = len(text[:text.index('\\')].encode('utf-8'))
+        assert start == 9
+        assert (diagnostic.range.start.character, diagnostic.range.end.character) == (start, start + 2)
+    run(tmp_path, body, encodings=['utf-8', 'utf-16'])
+
+
+def test_a_file_that_does_not_compile_gets_esc304_as_an_error(tmp_path):
+    async def body(session: Session) -> None:
+        diagnostic, = await session.diagnostics(session.open('a.py', "home = 'C:\\Users'\n"))
+        assert diagnostic.code == 'ESC304' and diagnostic.severity == types.DiagnosticSeverity.Error
+        assert (diagnostic.range.start.character, diagnostic.range.end.character) == (10, 12)
+    run(tmp_path, body)
+
+
+def test_incremental_and_full_changes(tmp_path):
+    async def body(session: Session) -> None:
+        uri = session.open('a.py', 'x = 1\ny = "😀ab"\n')
+        assert await session.diagnostics(uri) == []
+        # insert \d between a and b: the change's position in UTF-16 units (the emoji counts two)
+        at = types.Position(1, utf16('y = "😀a'))
+        session.change(uri, types.TextDocumentContentChangePartial(types.Range(at, at), '\\d'))
+        diagnostic, = await session.diagnostics(uri)
+        assert diagnostic.range.start == at and diagnostic.code == 'ESC301'
+        session.change(uri, types.TextDocumentContentChangeWholeDocument('z = "\\q"\n'))
+        diagnostic, = await session.diagnostics(uri)
+        assert diagnostic.range.start == types.Position(0, 5)
+    run(tmp_path, body)
+
+
+def test_a_newer_version_drops_the_runs_of_older_ones(tmp_path):
+    async def body(session: Session) -> None:
+        uri = session.open('a.py', 'x = 1\n')
+        await session.diagnostics(uri)
+        for count in range(2, 12):
+            session.change(uri, types.TextDocumentContentChangeWholeDocument("x = '" + '\\d' * count + "'\n"))
+        found = await session.diagnostics(uri)
+        assert len(found) == 11
+        await asyncio.sleep(0.5)  # anything still running would be published by now
+        versions = [params.version for params in session.published[uri]]
+        assert versions == sorted(versions) and versions[-1] == 11
+    run(tmp_path, body)
+
+
+def test_quick_fixes_safe_unsafe_and_noqa_applied(tmp_path):
+    text = "import re\nx = '😀\\d'\nfound = re.sub(r'(a)', '<\\1>', s)  # noqa: E501\n"
+
+    async def body(session: Session) -> None:
+        uri = session.open('a.py', text)
+        safe, unsafe = await session.diagnostics(uri)
+        actions = await session.actions(uri, safe)
+        assert [item.title for item in actions] == [  # without 'only', the source action too
+            'Make raw (same value)', 'Ignore ESC301 on this line', 'Fix all safe escape problems']
+        assert actions[0].is_preferred and actions[0].kind == types.CodeActionKind.QuickFix
+        assert applied(text, edits_of(actions[0], uri)) == text.replace("x = '", "x = r'")
+        assert applied(text, edits_of(actions[1], uri)) == text.replace("\\d'\n", "\\d'  # noqa: ESC301\n")
+        actions = await session.actions(uri, unsafe, only=['quickfix'])
+        assert [item.title for item in actions] == [
+            'Make raw (changes the value: `\\1` becomes a backreference)', 'Ignore ESC401 on this line']
+        assert not actions[0].is_preferred
+        assert applied(text, edits_of(actions[0], uri)) == text.replace("'<\\1>'", "r'<\\1>'")
+        ignored = applied(text, edits_of(actions[1], uri))
+        assert ignored == text.replace('# noqa: E501', '# noqa: E501,ESC401')
+        session.change(uri, types.TextDocumentContentChangeWholeDocument(ignored))
+        assert [item.code for item in await session.diagnostics(uri)] == ['ESC301']
+    run(tmp_path, body)
+
+
+def test_fix_all_applies_every_safe_fix(tmp_path):
+    text = "import re\nx = '\\d' + '\\w'\ny = '\\777'\nfound = re.sub(r'(a)', '<\\1>', s)\n"
+    expected = "import re\nx = r'\\d' + r'\\w'\ny = '\\u01ff'\nfound = re.sub(r'(a)', '<\\1>', s)\n"
+
+    async def body(session: Session) -> None:
+        uri = session.open('a.py', text)
+        assert len(await session.diagnostics(uri)) == 4
+        action, = await session.actions(uri, only=['source.fixAll'])
+        assert action.title == 'Fix all safe escape problems'
+        assert action.kind == 'source.fixAll.flake8-escapes'
+        fixed = applied(text, edits_of(action, uri))
+        assert fixed == expected
+        session.change(uri, types.TextDocumentContentChangeWholeDocument(fixed))
+        assert [item.code for item in await session.diagnostics(uri)] == ['ESC401']
+        assert await session.actions(uri, only=['source.fixAll']) == []  # nothing safe left
+    run(tmp_path, body)
+
+
+def test_hover_explains_the_code(tmp_path):
+    text = "import re\nfound = re.sub(r'(a)', '<\\1>', s)\n"
+
+    async def body(session: Session) -> None:
+        uri = session.open('a.py', text)
+        diagnostic, = await session.diagnostics(uri)
+        hover = await session.client.text_document_hover_async(types.HoverParams(
+            types.TextDocumentIdentifier(uri), diagnostic.range.start))
+        assert hover is not None and hover.range == diagnostic.range
+        value = hover.contents.value
+        assert value.startswith('**ESC401** (octal-escape-as-backreference): an octal escape')
+        assert "Why: '\\1' is the control character U+0001, not a backreference" in value
+        assert "re.sub(r'(\\w+)', r'<\\1>', text)" in value  # use instead
+        nothing = await session.client.text_document_hover_async(types.HoverParams(
+            types.TextDocumentIdentifier(uri), types.Position(0, 0)))
+        assert nothing is None
+    run(tmp_path, body)
+
+
+def test_the_workspace_configuration_applies_and_is_read_again(tmp_path):
+    (tmp_path / 'tests').mkdir()
+    (tmp_path / 'setup.cfg').write_text('[flake8]\nper-file-ignores = tests/*: ESC301\n')
+    text = "x = '\\d'\n"
+
+    async def body(session: Session) -> None:
+        assert [item.method for item in session.registered] in ([], ['workspace/didChangeWatchedFiles'])
+        main, tests = session.open('a.py', text), session.open('tests/t.py', text)
+        assert len(await session.diagnostics(main)) == 1
+        assert await session.diagnostics(tests) == []
+        (tmp_path / 'setup.cfg').write_text('[flake8]\nextend-ignore = ESC301\n')
+        session.client.workspace_did_change_watched_files(types.DidChangeWatchedFilesParams(
+            [types.FileEvent(session.uri('setup.cfg'), types.FileChangeType.Changed)]))
+        assert await session.next_publication(main, 2) == []
+        (tmp_path / 'setup.cfg').write_text('[flake8]\n')
+        session.client.text_document_did_save(types.DidSaveTextDocumentParams(
+            types.TextDocumentIdentifier(session.uri('setup.cfg'))))
+        assert len(await session.next_publication(main, 3)) == 1
+        assert len(await session.next_publication(tests, 3)) == 1
+    run(tmp_path, body)
+
+
+def test_severity_per_family_from_the_options_and_the_settings(tmp_path):
+    text = "import re\nx = '\\d'\nfound = re.sub(r'(a)', '<\\1>', s)\n"
+
+    async def body(session: Session) -> None:
+        uri = session.open('a.py', text)
+        found = await session.diagnostics(uri)
+        assert [item.severity for item in found] == [types.DiagnosticSeverity.Hint,
+                                                     types.DiagnosticSeverity.Error]
+        session.client.workspace_did_change_configuration(types.DidChangeConfigurationParams(
+            {'flake8-escapes': {'severity': {'ESC301': 'information'}}}))
+        found = await session.next_publication(uri, 2)
+        assert [item.severity for item in found] == [types.DiagnosticSeverity.Information,
+                                                     types.DiagnosticSeverity.Warning]
+    run(tmp_path, body, options={'severity': {'ESC3': 'hint', 'ESC4': 'error'}})
+
+
+def test_a_check_that_raises_is_logged_and_the_server_goes_on(tmp_path):
+    async def body(session: Session) -> None:
+        failing = session.open('a.py', "x = '\\d'  # BOOM\n")
+        assert await session.diagnostics(failing) == []
+        assert any(item.type == types.MessageType.Error and 'RuntimeError: a check failed' in item.message
+                   for item in session.logged)
+        fine = session.open('b.py', "x = '\\d'\n")
+        assert len(await session.diagnostics(fine)) == 1
+    run(tmp_path, body, command=('-c', FAILING))
+
+
+def test_exit_without_shutdown_exits_1(tmp_path):
+    async def main() -> int:
+        session = Session(tmp_path)
+        await session.start()
+        session.client.exit(None)
+        await session.client.stop()
+        return await session.client._server.wait()
+    assert asyncio.run(main()) == 1
+
+
+def test_without_pygls_the_command_says_how_to_install_it(tmp_path):
+    hide = ('import sys; sys.modules["pygls"] = None\n'
+            'from flake8_escapes.cli import main; sys.exit(main(["server"]))\n')
+    done = subprocess.run([sys.executable, '-c', hide], capture_output=True, text=True, cwd=tmp_path,
+                          env={**os.environ, 'PYTHONWARNINGS': ''}, timeout=WAIT)
+    assert done.returncode == 2 and done.stdout == ''
+    assert done.stderr == textwrap.dedent('''\
+        flake8-escapes server: needs pygls, which is not installed: pip install "flake8-escapes[server]"
+        ''')
