@@ -210,6 +210,8 @@ def assert_server_diagnostics(seen: dict) -> None:
     assert diagnostic(seen, 'ESC301', 2, '\\w')['range'] == expected_range(2, '\\w')
     assert diagnostic(seen, 'ESC401', 3, '\\1')['range'] == expected_range(3, '\\1')
     assert d.get('codeDescription', {}).get('href', '').startswith('http')
+    # the set-up's severity option: ESC4xx errors (1), the others warnings (2)
+    assert {(x['code'], x['severity']) for x in seen['diagnostics']} == {('ESC301', 2), ('ESC401', 1)}
 
 
 SET_UPS = ['nvim07.lua', 'nvim011.lua']  # Neovim 0.7 to 0.10; 0.11 and later
@@ -276,6 +278,9 @@ def test_emacs_eglot_quick_fix(tmp_path):
     escapes = [(LINES[0].index(escape), escape) for escape in ('\\d', '\\.', '\\w')]
     assert emacs_placed(seen, 'ESC301', 0) == escapes
     assert emacs_placed(seen, 'ESC401', 3) == [(LINES[3].index('\\1'), '\\1')]
+    # the set-up's severity option: ESC4xx errors, the others warnings
+    assert {(d['code'], d['type']) for d in seen['diagnostics']} == {
+        ('ESC301', 'eglot-warning'), ('ESC401', 'eglot-error')}
     assert seen['file'] == QUICK_FIXED.encode('utf-8')
 
 

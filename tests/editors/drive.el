@@ -39,6 +39,7 @@
                     (mapcar (lambda (d)
                               (let ((beg (flymake-diagnostic-beg d)) (end (flymake-diagnostic-end d)))
                                 (list (cons 'code (e2e-code d))
+                                      (cons 'type (symbol-name (flymake-diagnostic-type d)))
                                       (cons 'line (1- (line-number-at-pos beg)))
                                       (cons 'column (- beg (save-excursion (goto-char beg) (line-beginning-position))))
                                       (cons 'text (buffer-substring-no-properties beg end)))))

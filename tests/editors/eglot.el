@@ -1,7 +1,9 @@
 ;;; eglot.el --- flake8-escapes' language server in Emacs 28+ with Eglot
 ;;; (docs/editors.md; tests/test_editors.py loads this file in Emacs --batch).
 (require 'eglot)
-(add-to-list 'eglot-server-programs '(python-mode "flake8-escapes" "server"))
+;; :initializationOptions is optional: a severity per code prefix (default: warning, ESC304 error)
+(add-to-list 'eglot-server-programs
+             '(python-mode "flake8-escapes" "server" :initializationOptions (:severity (:ESC4 "error"))))
 (add-hook 'python-mode-hook #'eglot-ensure)
 
 (defun flake8-escapes-fix-all ()

@@ -6,6 +6,8 @@ vim.lsp.config('flake8_escapes', {
   cmd = { 'flake8-escapes', 'server' },
   filetypes = { 'python' },
   root_markers = { 'pyproject.toml', 'setup.cfg', 'tox.ini', '.flake8', '.git' },
+  -- optional: a severity per code prefix (default: warning, ESC304 error)
+  init_options = { severity = { ESC4 = 'error' } },
 })
 vim.lsp.enable('flake8_escapes')
 

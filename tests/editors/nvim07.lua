@@ -11,6 +11,8 @@ vim.api.nvim_create_autocmd('FileType', {
         name = 'flake8-escapes',
         cmd = { 'flake8-escapes', 'server' },
         root_dir = vim.fn.getcwd(),
+        -- optional: a severity per code prefix (default: warning, ESC304 error)
+        init_options = { severity = { ESC4 = 'error' } },
       })
     end
     vim.lsp.buf_attach_client(args.buf, client_id)
