@@ -293,6 +293,9 @@ def test_pylsp_plugin_offers_the_fixes(tmp_path):
         only_fix_all = actions({'diagnostics': [], 'only': ['source.fixAll']})
         only_quick = actions({'diagnostics': shown, 'only': ['quickfix']})
         elsewhere = actions({'diagnostics': []})  # the cursor away from any ESC diagnostic
+        server.send('workspace/didChangeConfiguration', {'settings': {'pylsp': {'plugins': {
+            'flake8_escapes': {'enabled': False}}}}})  # docs/editors.md: how to turn it off
+        turned_off = actions({'diagnostics': shown})
     finally:
         server.close()
     assert sorted(d['code'] for d in shown) == ['ESC301', 'ESC401']
@@ -301,6 +304,7 @@ def test_pylsp_plugin_offers_the_fixes(tmp_path):
     assert only_fix_all == [by_title['Fix all safe escape problems']]
     assert only_quick == [a for a in every if a['kind'] == 'quickfix']
     assert elsewhere == []  # fix all runs the whole fixer: not offered on every cursor move
+    assert turned_off == []
     lines = PLUGIN_DOCUMENT.splitlines(keepends=True)
     safe = PLUGIN_DOCUMENT.replace("'\\d+'", "r'\\d+'")
     unsafe = PLUGIN_DOCUMENT.replace('"\\1"', 'r"\\1"')
