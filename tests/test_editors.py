@@ -90,11 +90,6 @@ def needs_server(config: str) -> None:
     needs_pygls()
 
 
-def utf16(line: str, index: int) -> int:
-    """The UTF-16 column of ``line[index]`` (LSP's default position encoding)."""
-    return len(line[:index].encode('utf-16-le')) // 2
-
-
 def parsed_quietly(text: str) -> ast.AST:
     with warnings.catch_warnings():
         warnings.simplefilter('ignore', SyntaxWarning)  # the document's escapes, on purpose
@@ -181,34 +176,48 @@ def run_emacs(tmp_path: Path, config: str, kind: str = '', title: str = '', code
     return run_editor(tmp_path, argv, kind, title, code)
 
 
-def diagnostic(seen: dict, code: str, line: int, escape: str) -> dict:
+#: The bytes per unit of each position encoding of the protocol (3.17).
+CODECS = {'utf-8': ('utf-8', 1), 'utf-16': ('utf-16-le', 2), 'utf-32': ('utf-32-le', 4)}
+
+
+def units(text: str, encoding: str) -> int:
+    """The length of ``text`` in the units of a position encoding."""
+    codec, size = CODECS[encoding]
+    return len(text.encode(codec)) // size
+
+
+def diagnostic(seen: dict, code: str, line: int, escape: str, encoding: str = 'utf-16') -> dict:
     """The one diagnostic ``code`` on ``line`` that starts at ``escape``, at its
-    UTF-16 column or its code-point one (pylsp's flake8 plugin gives flake8's)."""
+    column in ``encoding`` or its code-point one (pylsp's flake8 plugin gives flake8's)."""
     text = LINES[line]
-    columns = {text.index(escape), utf16(text, text.index(escape))}
+    columns = {text.index(escape), units(text[:text.index(escape)], encoding)}
     found = [d for d in seen['diagnostics'] if d.get('code') == code
              and d['range']['start']['line'] == line and d['range']['start']['character'] in columns]
     assert len(found) == 1, seen['diagnostics']
     return found[0]
 
 
-def expected_range(line: int, escape: str) -> dict:
+def expected_range(line: int, escape: str, encoding: str) -> dict:
     text = LINES[line]
     start = text.index(escape)
-    return {'start': {'line': line, 'character': utf16(text, start)},
-            'end': {'line': line, 'character': utf16(text, start + len(escape))}}
+    return {'start': {'line': line, 'character': units(text[:start], encoding)},
+            'end': {'line': line, 'character': units(text[:start + len(escape)], encoding)}}
 
 
 def assert_server_diagnostics(seen: dict) -> None:
-    """The server's ranges cover each escape, in UTF-16 (Neovim 0.7 asks for
-    no other encoding), and the code links its documentation."""
-    assert seen['offset_encoding'] == 'utf-16'
-    d = diagnostic(seen, 'ESC301', 0, '\\d')
-    assert d['range'] == expected_range(0, '\\d')
-    assert d['range']['start']['character'] == LINES[0].index('\\d') + 1  # the emoji counts two
-    assert diagnostic(seen, 'ESC301', 0, '\\w')['range'] == expected_range(0, '\\w')
-    assert diagnostic(seen, 'ESC301', 2, '\\w')['range'] == expected_range(2, '\\w')
-    assert diagnostic(seen, 'ESC401', 3, '\\1')['range'] == expected_range(3, '\\1')
+    """The server's ranges cover each escape, in the position encoding the
+    client and the server agreed on: UTF-16 with Neovim 0.7, which offers no
+    other; UTF-8 with Neovim 0.11+, which prefers it.  The code links its
+    documentation."""
+    encoding = seen['offset_encoding']
+    d = diagnostic(seen, 'ESC301', 0, '\\d', encoding)
+    assert d['range'] == expected_range(0, '\\d', encoding)
+    # the emoji counts two UTF-16 units, four UTF-8 bytes
+    extra = {'utf-8': 3, 'utf-16': 1, 'utf-32': 0}[encoding]
+    assert d['range']['start']['character'] == LINES[0].index('\\d') + extra
+    assert diagnostic(seen, 'ESC301', 0, '\\w', encoding)['range'] == expected_range(0, '\\w', encoding)
+    assert diagnostic(seen, 'ESC301', 2, '\\w', encoding)['range'] == expected_range(2, '\\w', encoding)
+    assert diagnostic(seen, 'ESC401', 3, '\\1', encoding)['range'] == expected_range(3, '\\1', encoding)
     assert d.get('codeDescription', {}).get('href', '').startswith('http')
     # the set-up's severity option: ESC4xx errors (1), the others warnings (2)
     assert {(x['code'], x['severity']) for x in seen['diagnostics']} == {('ESC301', 2), ('ESC401', 1)}
