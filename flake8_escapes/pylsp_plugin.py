@@ -16,7 +16,7 @@ import importlib
 import io
 import logging
 import os
-from typing import Any, Callable, Iterable, TypeVar
+from typing import Any, Callable, Iterable, NamedTuple, TypeVar
 
 from flake8_escapes import api
 from flake8_escapes.config import Config, Unusable
@@ -109,55 +109,65 @@ def matches(lines: list[str], shown: Json, found: api.Diagnostic) -> bool:
     return start.get('character') in (found.column, utf16(lines[found.line - 1], found.column))
 
 
-def quick_fixes(text: str, lines: list[str], uri: str, shown: list[Json],
-                found: list[api.Diagnostic], settings: Config | None,
-                filename: str) -> list[Json]:
-    """A fix and a noqa action per ESC diagnostic pylsp shows."""
+class Buffer(NamedTuple):
+    """The document as the API reads it: its text, lines, configuration and name."""
+
+    uri: str
+    text: str
+    lines: list[str]
+    settings: Config | None
+    filename: str
+
+    def edit(self, edits: Iterable[api.Edit]) -> Json:
+        return workspace_edit(self.uri, self.lines, edits)
+
+
+def buffer_of(config: Any, workspace: Any, document: Any) -> Buffer:
+    text = document.source
+    return Buffer(document.uri, text, io.StringIO(text, newline='').readlines(),
+                  settings_for(config, workspace, document), filename_of(document))
+
+
+def quick_fixes(buffer: Buffer, shown: list[Json]) -> list[Json]:
+    """A fix and a noqa action per ESC diagnostic pylsp shows (one noqa per line and code)."""
+    found = api.lint(buffer.text, buffer.settings, buffer.filename)
     actions = []
-    silenced: set[tuple[int, str]] = set()  # one noqa action per line and code
+    silenced: set[tuple[int, str]] = set()
     for item in shown:
-        same = [report for report in found if matches(lines, item, report)]
-        if not same:
+        report = next((report for report in found if matches(buffer.lines, item, report)), None)
+        if report is None:
             continue
-        report = same[0]
-        planned = api.fixes(text, [report], settings, filename)[0]
+        planned = api.fixes(buffer.text, [report], buffer.settings, buffer.filename)[0]
         if planned.edits:
             actions.append({'title': fix_title(report), 'kind': QUICK_FIX, 'diagnostics': [item],
-                            'isPreferred': report.code not in api.UNSAFE,
-                            'edit': workspace_edit(uri, lines, planned.edits)})
-        noqa = api.noqa_edit(text, report) if (report.line, report.code) not in silenced else None
+                            'isPreferred': report.code not in api.UNSAFE, 'edit': buffer.edit(planned.edits)})
+        noqa = api.noqa_edit(buffer.text, report) if (report.line, report.code) not in silenced else None
         silenced.add((report.line, report.code))
         if noqa is not None:
             actions.append({'title': f'Ignore {report.code} on this line', 'kind': QUICK_FIX,
-                            'diagnostics': [item], 'edit': workspace_edit(uri, lines, [noqa])})
+                            'diagnostics': [item], 'edit': buffer.edit([noqa])})
     return actions
+
+
+def fix_all(buffer: Buffer) -> list[Json]:
+    planned = api.fix(buffer.text, buffer.settings, buffer.filename)
+    if not planned.edits:
+        return []
+    return [{'title': 'Fix all safe escape problems', 'kind': FIX_ALL, 'edit': buffer.edit(planned.edits)}]
 
 
 def code_actions(config: Any, workspace: Any, document: Any, context: Json) -> list[Json]:
     only = context.get('only')
     shown = [item for item in context.get('diagnostics', [])
              if str(item.get('code', '')).startswith('ESC')]
+    quick = bool(shown) and wanted(QUICK_FIX, only)
     # fix all runs the whole fixer: offered where asked for by kind, or on an ESC diagnostic
     # (not on every cursor move of a client that asks for every kind)
-    fix_all = (bool(only) or bool(shown)) and wanted(FIX_ALL, only)
-    if not fix_all and not (shown and wanted(QUICK_FIX, only)):
+    whole = (bool(only) or bool(shown)) and wanted(FIX_ALL, only)
+    if not (quick or whole) or '\\' not in document.source:
         return []
-    text = document.source
-    if '\\' not in text:
-        return []
-    lines = io.StringIO(text, newline='').readlines()
-    settings = settings_for(config, workspace, document)
-    filename = filename_of(document)
-    actions = []
-    if shown and wanted(QUICK_FIX, only):
-        found = api.lint(text, settings, filename)
-        actions += quick_fixes(text, lines, document.uri, shown, found, settings, filename)
-    if fix_all:
-        planned = api.fix(text, settings, filename)
-        if planned.edits:
-            actions.append({'title': 'Fix all safe escape problems', 'kind': FIX_ALL,
-                            'edit': workspace_edit(document.uri, lines, planned.edits)})
-    return actions
+    buffer = buffer_of(config, workspace, document)
+    return (quick_fixes(buffer, shown) if quick else []) + (fix_all(buffer) if whole else [])
 
 
 @hookimpl
