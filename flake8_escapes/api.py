@@ -106,6 +106,17 @@ def checked(text: str, lines: list[str], regex_functions: Iterable[apis.Api],
     return Checked(found, None)
 
 
+def may_report(lines: list[str], rows: list[int]) -> bool:
+    """May a text with these ``source.reportable_rows`` get a report?  Not when
+    it has none, nor when its literals there, lexed without the AST, hold no
+    escape a check looks at (``checks.may_report``; an escape CPython refuses
+    is one): then it need not be parsed."""
+    if not rows:
+        return False
+    lexed = source.lexed_literals(lines, rows)
+    return lexed is None or checks.may_report(lexed, lines)
+
+
 def text_reports(lines: list[str]) -> list[rules.Report] | None:
     """The reports of a text that does not parse that its literals' text alone
     gives (``checks.TEXT_CHECKS``: ESC304 above all); None when its literals
@@ -126,7 +137,9 @@ def lint(text: str, settings: config.Config | None = None, filename: str = 'stdi
     honoured), sorted by place.  A text that does not parse gets the reports its
     literals' text gives (ESC304, ESC301-ESC303, ESC501 by its text)."""
     text, lines = _lines(text)
-    if plan.file_silenced(text, lines) or not source.reportable_rows(lines):
+    if '\\' not in text or plan.file_silenced(text, lines):
+        return []
+    if not may_report(lines, source.reportable_rows(lines)):  # check's fast path: not even parsed
         return []
     functions = settings.regex_functions if settings else ()
     reports, error = checked(text, lines, functions)

@@ -218,10 +218,7 @@ def may_report(lines: list[str], rows: list[int]) -> bool:
     a check looks at (``checks.may_report``): it need not be parsed.  Asked
     only when E999 and E902 are not shown (a file that does not parse or
     tokenize gets nothing else from flake8)."""
-    if not rows:
-        return False
-    lexed = source.lexed_literals(lines, rows)
-    return lexed is None or checks.may_report(lexed, lines)
+    return api.may_report(lines, rows)
 
 
 def with_noqa_lines(found: list[tuple[str, int, int, str]], lines: list[str], text: str,

@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import concurrent.futures
+import functools
 import os
 import re
 import threading
@@ -35,7 +36,7 @@ FIX_ALL_TITLE = 'Fix all safe escape problems'
 #: The config files flake8 reads (pyproject.toml: for the plugins that make flake8 read it).
 CONFIG_FILES = ('setup.cfg', 'tox.ini', '.flake8', 'pyproject.toml')
 #: Seconds a change waits for the next one before its text is checked.
-PAUSE = 0.03
+PAUSE = 0.02
 LINE_END = re.compile('\r\n|\r|\n')
 SEVERITIES = {'error': types.DiagnosticSeverity.Error, 'warning': types.DiagnosticSeverity.Warning,
               'information': types.DiagnosticSeverity.Information, 'hint': types.DiagnosticSeverity.Hint}
@@ -142,7 +143,9 @@ def is_config(uri: str) -> bool:
     return os.path.basename(uris.to_fs_path(uri) or '') in CONFIG_FILES
 
 
+@functools.lru_cache(maxsize=None)
 def docs_url(code: str) -> str:
+    """The code's page under the project's Source URL (read once per code: the metadata is slow)."""
     return f'{source_url()}/blob/main/docs/{code}.md'
 
 

@@ -1,0 +1,141 @@
+"""How fast ``flake8-escapes server`` answers (issue 33's targets; a benchmark, not a timed test).
+
+    python tests/bench_server.py [--rounds N] [--lines N] [FILE ...]
+
+For each source (by default: a generated file of 2,000 lines, one literal with an escape on
+every row and a report on every tenth, and the standard library's ``difflib.py``), a server is
+started over stdio with pygls' client, and the wall-clock time is measured from the client's
+``didOpen`` to the ``publishDiagnostics`` of that version (target: 0.3 s; a file opened before
+it has had the folder's flake8 configuration read, unless ``--cold``), then from an
+incremental ``didChange`` of one character to the diagnostics of the new version (target: 0.1 s,
+the server's pause for the next keystroke, ``server.PAUSE``, included).  Medians of ``--rounds``;
+the server process's CPU time beside each (the wall clock includes the waits of a loaded machine).
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import statistics
+import sys
+import sysconfig
+import tempfile
+import time
+from pathlib import Path
+
+from lsprotocol import types
+from pygls import uris
+from pygls.lsp.client import LanguageClient
+
+TARGET_OPEN, TARGET_EDIT = 0.3, 0.1
+
+
+def generated(lines: int) -> str:
+    """A module of ``lines`` rows: regex calls, paths, prints; a report on every tenth row."""
+    rows = ['import os', 'import re', '']
+    kinds = ["    found = re.search(r'\\d+-{n}', text)", "    path = os.path.join(root, 'a\\\\b{n}.txt')",
+             "    print('line {n}\\tdone\\n')", "    name = 'x{n}'", "    pattern = '\\d{n}'"]
+    n = 0
+    while True:
+        block = [f'def f{n}(text, root):', *(kind.format(n=n) for kind in kinds[:4 + n % 2]),
+                 '    return text']
+        if len(rows) + len(block) > lines:
+            break
+        rows += block
+        n += 1
+    rows += ['x = 0'] * (lines - len(rows))
+    return '\n'.join(rows) + '\n'
+
+
+def cpu_seconds(pid: int) -> float:
+    """The CPU time (user + system) of process ``pid`` so far (Linux's /proc; 0 elsewhere)."""
+    try:
+        fields = Path(f'/proc/{pid}/stat').read_text().rsplit(')', 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf('SC_CLK_TCK')
+
+
+class Timed:
+    def __init__(self) -> None:
+        self.client = LanguageClient('bench', '1')
+        self.arrived: dict[int | None, float] = {}
+        self.event = asyncio.Event()
+        self.counts: dict[int | None, int] = {}
+
+        @self.client.feature(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+        def publish(params: types.PublishDiagnosticsParams) -> None:
+            self.arrived[params.version] = time.perf_counter()
+            self.counts[params.version] = len(params.diagnostics)
+            self.event.set()
+
+    async def wait(self, version: int) -> float:
+        while version not in self.arrived:
+            self.event.clear()
+            await asyncio.wait_for(self.event.wait(), 60)
+        return self.arrived[version]
+
+
+async def measure(text: str, folder: str, cold: bool) -> tuple[float, float, float, float, int]:
+    timed = Timed()
+    client = timed.client
+    await client.start_io(sys.executable, '-m', 'flake8_escapes', 'server', cwd=folder)
+    await client.initialize_async(types.InitializeParams(
+        capabilities=types.ClientCapabilities(), root_uri=uris.from_fs_path(folder)))
+    client.initialized(types.InitializedParams())
+    uri = uris.from_fs_path(str(Path(folder) / 'bench.py'))
+    # the configuration is read once per folder, by the first file (``--cold``: this one)
+    if not cold:
+        warm = uris.from_fs_path(str(Path(folder) / 'warm.py'))
+        client.text_document_did_open(types.DidOpenTextDocumentParams(
+            types.TextDocumentItem(warm, 'python', 0, '')))
+        await timed.wait(0)
+    pid = client._server.pid if client._server else 0
+    start, cpu = time.perf_counter(), cpu_seconds(pid)
+    client.text_document_did_open(types.DidOpenTextDocumentParams(
+        types.TextDocumentItem(uri, 'python', 1, text)))
+    opened = await timed.wait(1) - start
+    opened_cpu = cpu_seconds(pid) - cpu
+    line = len(text.splitlines()) // 2
+    at = types.Position(line, 0)
+    start, cpu = time.perf_counter(), cpu_seconds(pid)
+    client.text_document_did_change(types.DidChangeTextDocumentParams(
+        types.VersionedTextDocumentIdentifier(version=2, uri=uri),
+        [types.TextDocumentContentChangePartial(types.Range(at, at), '#')]))
+    edited = await timed.wait(2) - start
+    edited_cpu = cpu_seconds(pid) - cpu
+    await client.shutdown_async(None)
+    client.exit(None)
+    await client.stop()
+    return opened, edited, opened_cpu, edited_cpu, timed.counts[1]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
+    parser.add_argument('--rounds', type=int, default=5)
+    parser.add_argument('--lines', type=int, default=2000)
+    parser.add_argument('--cold', action='store_true',
+                        help="the file is the session's first: its time includes reading the configuration")
+    parser.add_argument('files', nargs='*')
+    args = parser.parse_args()
+    sources = [(f'generated, {args.lines} lines', generated(args.lines))]
+    names = args.files or [str(Path(sysconfig.get_paths()['stdlib']) / 'difflib.py')]
+    sources += [(name, Path(name).read_text(encoding='utf-8')) for name in names]
+    print(f'load average: {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs')
+    worst = 0
+    with tempfile.TemporaryDirectory() as folder:
+        for label, text in sources:
+            times = [asyncio.run(measure(text, folder, args.cold)) for _ in range(args.rounds)]
+            opened, edited, opened_cpu, edited_cpu = (statistics.median(item[index] for item in times)
+                                                      for index in range(4))
+            print(f'{label} ({len(text.splitlines())} lines, {times[0][4]} diagnostics): '
+                  f'first diagnostics {opened:.3f} s '
+                  f'(target {TARGET_OPEN}; server CPU {opened_cpu:.2f} s), '
+                  f'after an edit {edited:.3f} s (target {TARGET_EDIT}; server CPU {edited_cpu:.2f} s); '
+                  f'median of {args.rounds}')
+            worst = max(worst, opened > TARGET_OPEN, edited > TARGET_EDIT)
+    return int(worst)
+
+
+if __name__ == '__main__':
+    sys.exit(main())
