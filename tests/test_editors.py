@@ -139,7 +139,8 @@ def flake8_codes(text: str) -> set[tuple[int, str]]:
     return {(int(line.split(':')[1]), line.split()[1]) for line in proc.stdout.splitlines()}
 
 
-def run_editor(tmp_path: Path, argv: list[str], kind: str = '', title: str = '', code: str = '') -> dict:
+def run_editor(tmp_path: Path, argv: list[str], kind: str = '', title: str = '', code: str = '',
+               hover: str = '') -> dict:
     """An editor (``argv`` and the file's path) on a copy of DOCUMENT in a
     project folder, driven by tests/editors' drive.lua or drive.el through
     the environment; what it saw, and the file it wrote (``file``)."""
@@ -150,7 +151,7 @@ def run_editor(tmp_path: Path, argv: list[str], kind: str = '', title: str = '',
     target.write_bytes(DOCUMENT.encode('utf-8'))
     out = tmp_path / 'editor.json'
     env = dict(os.environ, PATH=f'{BIN}{os.pathsep}{os.environ.get("PATH", "")}', HOME=str(tmp_path),
-               E2E_OUT=str(out), E2E_KIND=kind, E2E_TITLE=title, E2E_CODE=code)
+               E2E_OUT=str(out), E2E_KIND=kind, E2E_TITLE=title, E2E_CODE=code, E2E_HOVER=hover)
     for name in ('XDG_CONFIG_HOME', 'XDG_DATA_HOME', 'XDG_STATE_HOME', 'XDG_CACHE_HOME'):
         env[name] = str(tmp_path / name.lower())  # no user set-up, no log in the home folder
     proc = subprocess.run([*argv, str(target)], cwd=work, env=env, stdin=subprocess.DEVNULL,
@@ -162,11 +163,12 @@ def run_editor(tmp_path: Path, argv: list[str], kind: str = '', title: str = '',
     return seen
 
 
-def run_nvim(tmp_path: Path, config: str, kind: str = '', title: str = '', code: str = '') -> dict:
+def run_nvim(tmp_path: Path, config: str, kind: str = '', title: str = '', code: str = '',
+             hover: str = '') -> dict:
     """Neovim headless, tests/editors/``config`` its init file."""
     argv = [NVIM, '--headless', '-n', '-i', 'NONE', '-u', str(EDITORS / config),
             '-c', f'luafile {EDITORS / "drive.lua"}']
-    return run_editor(tmp_path, argv, kind, title, code)
+    return run_editor(tmp_path, argv, kind, title, code, hover)
 
 
 def run_emacs(tmp_path: Path, config: str, kind: str = '', title: str = '', code: str = '') -> dict:
@@ -230,8 +232,13 @@ SET_UPS = ['nvim07.lua', 'nvim011.lua']  # Neovim 0.7 to 0.10; 0.11 and later
 @pytest.mark.parametrize('config', SET_UPS)
 def test_neovim_quick_fix(tmp_path, config):
     needs_server(config)
-    seen = run_nvim(tmp_path, config, kind='quickfix', code='ESC301')
+    seen = run_nvim(tmp_path, config, kind='quickfix', code='ESC301', hover='ESC401')
     assert_server_diagnostics(seen)
+    # hover on the escape: the code, and this report's message
+    (message,) = [d['message'] for d in seen['diagnostics'] if d['code'] == 'ESC401']
+    assert "'\\1' is the control character U+0001" in message
+    assert seen['hover']['kind'] == 'markdown'
+    assert '**ESC401**' in seen['hover']['value'] and message in seen['hover']['value']
     assert seen['file'] == QUICK_FIXED.encode('utf-8')
 
 

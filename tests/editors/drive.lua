@@ -6,10 +6,12 @@
 --               ('' for none: just write, with the set-up's fix on save)
 --   E2E_TITLE   a plain substring its title must contain ('' for any)
 --   E2E_CODE    the code of the diagnostic to ask the code action for (its first in the file)
+--   E2E_HOVER   a code: hover at its first diagnostic's start ('' for none)
 local out = os.getenv('E2E_OUT')
 local kind = os.getenv('E2E_KIND') or ''
 local title = os.getenv('E2E_TITLE') or ''
 local code = os.getenv('E2E_CODE') or ''
+local hover = os.getenv('E2E_HOVER') or ''
 local report = { version = vim.version(), diagnostics = {}, actions = {}, errors = {} }
 local buf = vim.api.nvim_get_current_buf()
 local uri = vim.uri_from_bufnr(buf)
@@ -48,16 +50,34 @@ report.diagnostics = published
 local client = (vim.lsp.get_clients or vim.lsp.get_active_clients)()[1]
 report.offset_encoding = client.offset_encoding
 
-if kind ~= '' then
-  local chosen = nil  -- the first diagnostic of that code in the file
+local function request(method, params)
+  if vim.fn.has('nvim-0.11') == 1 then  -- a method since 0.11
+    return client:request_sync(method, params, 30000, buf)
+  end
+  return client.request_sync(method, params, 30000, buf)
+end
+
+local function first_of(wanted)  -- the first diagnostic of that code in the file
+  local chosen = nil
   local function before(a, b)
     return a.line < b.line or (a.line == b.line and a.character < b.character)
   end
   for _, diagnostic in ipairs(published) do
-    if diagnostic.code == code and (chosen == nil or before(diagnostic.range.start, chosen.range.start)) then
+    if diagnostic.code == wanted and (chosen == nil or before(diagnostic.range.start, chosen.range.start)) then
       chosen = diagnostic
     end
   end
+  return chosen
+end
+
+if hover ~= '' then
+  local at = first_of(hover)
+  local answer = at and request('textDocument/hover', { textDocument = { uri = uri }, position = at.range.start })
+  report.hover = answer and answer.result and answer.result.contents or vim.NIL
+end
+
+if kind ~= '' then
+  local chosen = first_of(code)
   if chosen == nil then
     return fail('no diagnostic ' .. code)
   end
@@ -66,12 +86,7 @@ if kind ~= '' then
     range = chosen.range,
     context = { diagnostics = { chosen } },
   }
-  local answer
-  if vim.fn.has('nvim-0.11') == 1 then  -- a method since 0.11
-    answer = client:request_sync('textDocument/codeAction', params, 30000, buf)
-  else
-    answer = client.request_sync('textDocument/codeAction', params, 30000, buf)
-  end
+  local answer = request('textDocument/codeAction', params)
   if not answer or answer.err then
     return fail('codeAction failed: ' .. vim.inspect(answer))
   end
