@@ -296,6 +296,9 @@ def test_pylsp_plugin_offers_the_fixes(tmp_path):
         server.send('workspace/didChangeConfiguration', {'settings': {'pylsp': {'plugins': {
             'flake8_escapes': {'enabled': False}}}}})  # docs/editors.md: how to turn it off
         turned_off = actions({'diagnostics': shown})
+        server.send('workspace/didChangeConfiguration', {'settings': {'pylsp': {'plugins': {
+            'flake8': {'enabled': True, 'extendIgnore': ['ESC301']}}}}})  # pylsp's flake8 settings apply
+        fix_all_ignoring = actions({'diagnostics': [], 'only': ['source.fixAll']})
     finally:
         server.close()
     assert sorted(d['code'] for d in shown) == ['ESC301', 'ESC401']
@@ -305,6 +308,7 @@ def test_pylsp_plugin_offers_the_fixes(tmp_path):
     assert only_quick == [a for a in every if a['kind'] == 'quickfix']
     assert elsewhere == []  # fix all runs the whole fixer: not offered on every cursor move
     assert turned_off == []
+    assert fix_all_ignoring == []  # ESC301 ignored: nothing left that fix all may fix
     lines = PLUGIN_DOCUMENT.splitlines(keepends=True)
     safe = PLUGIN_DOCUMENT.replace("'\\d+'", "r'\\d+'")
     unsafe = PLUGIN_DOCUMENT.replace('"\\1"', 'r"\\1"')
