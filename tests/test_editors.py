@@ -48,6 +48,9 @@ QUICK_FIXED = DOCUMENT.replace("'\\d+", "r'\\d+")
 ALL_FIXED = QUICK_FIXED.replace("findall('", "findall(r'")
 # ESC401's unsafe fix: "\1" made raw, so that re.sub sees a backreference.
 UNSAFE_FIXED = DOCUMENT.replace('"\\1"', 'r"\\1"')
+# A file CPython refuses (ESC304: '\\U' starts a unicode escape), and its unsafe fix.
+REFUSED = 'home = "\N{SNAKE}"; path = \'C:\\Users\\me\'\n'
+REFUSED_FIXED = REFUSED.replace("'C:", "r'C:")
 # "Ignore ESC401 on this line"
 SILENCED = DOCUMENT.replace('"\\1", label)\n', '"\\1", label)  # noqa: ESC401\n')
 
@@ -121,6 +124,11 @@ def test_the_expected_files_are_right_by_cpython():
     assert not compiles_cleanly(DOCUMENT)
     assert not compiles_cleanly(QUICK_FIXED)  # line 3's '\w' still warns
     assert compiles_cleanly(ALL_FIXED)
+    # the refused file: CPython refuses it; fixed, it compiles and holds the path that was meant
+    with pytest.raises(SyntaxError, match='unicode'):
+        parsed_quietly(REFUSED)
+    assert compiles_cleanly(REFUSED_FIXED)
+    assert values(REFUSED_FIXED) == ['\N{SNAKE}', 'C:' + chr(92) + 'Users' + chr(92) + 'me']
     # the unsafe fix changes one value, to the backreference its title names
     before, after = values(DOCUMENT), values(UNSAFE_FIXED)
     assert [b for b, a in zip(before, after) if b != a] == ['\x01']
@@ -140,7 +148,7 @@ def flake8_codes(text: str) -> set[tuple[int, str]]:
 
 
 def run_editor(tmp_path: Path, argv: list[str], kind: str = '', title: str = '', code: str = '',
-               hover: str = '') -> dict:
+               hover: str = '', document: str = DOCUMENT) -> dict:
     """An editor (``argv`` and the file's path) on a copy of DOCUMENT in a
     project folder, driven by tests/editors' drive.lua or drive.el through
     the environment; what it saw, and the file it wrote (``file``)."""
@@ -148,7 +156,7 @@ def run_editor(tmp_path: Path, argv: list[str], kind: str = '', title: str = '',
     work.mkdir()
     (work / '.git').mkdir()  # the project's root, for the editors that look for one
     target = work / 'example.py'
-    target.write_bytes(DOCUMENT.encode('utf-8'))
+    target.write_bytes(document.encode('utf-8'))
     out = tmp_path / 'editor.json'
     env = dict(os.environ, PATH=f'{BIN}{os.pathsep}{os.environ.get("PATH", "")}', HOME=str(tmp_path),
                E2E_OUT=str(out), E2E_KIND=kind, E2E_TITLE=title, E2E_CODE=code, E2E_HOVER=hover)
@@ -164,11 +172,11 @@ def run_editor(tmp_path: Path, argv: list[str], kind: str = '', title: str = '',
 
 
 def run_nvim(tmp_path: Path, config: str, kind: str = '', title: str = '', code: str = '',
-             hover: str = '') -> dict:
+             hover: str = '', document: str = DOCUMENT) -> dict:
     """Neovim headless, tests/editors/``config`` its init file."""
     argv = [NVIM, '--headless', '-n', '-i', 'NONE', '-u', str(EDITORS / config),
             '-c', f'luafile {EDITORS / "drive.lua"}']
-    return run_editor(tmp_path, argv, kind, title, code, hover)
+    return run_editor(tmp_path, argv, kind, title, code, hover, document)
 
 
 def run_emacs(tmp_path: Path, config: str, kind: str = '', title: str = '', code: str = '') -> dict:
@@ -250,6 +258,23 @@ def test_neovim_unsafe_quick_fix_says_so(tmp_path, config):
                     code='ESC401')
     assert 'backreference' in seen['applied']
     assert seen['file'] == UNSAFE_FIXED.encode('utf-8')
+
+
+@pytest.mark.server
+@pytest.mark.parametrize('config', SET_UPS)
+def test_neovim_fixes_a_file_cpython_refuses(tmp_path, config):
+    """ESC304 where flake8 would show only E999: an error on the escape, and
+    its quick fix, titled with what it changes, makes the file compile."""
+    needs_server(config)
+    seen = run_nvim(tmp_path, config, kind='quickfix', title='changes the value', code='ESC304',
+                    document=REFUSED)
+    (d,) = [d for d in seen['diagnostics'] if d['code'] == 'ESC304']
+    start = REFUSED.index('\\U')
+    encoding = seen['offset_encoding']
+    assert d['range']['start'] == {'line': 0, 'character': units(REFUSED[:start], encoding)}
+    assert d['range']['end'] == {'line': 0, 'character': units(REFUSED[:start + 2], encoding)}
+    assert d['severity'] == 1
+    assert seen['file'] == REFUSED_FIXED.encode('utf-8')
 
 
 @pytest.mark.server
