@@ -3,13 +3,14 @@ from __future__ import annotations
 
 import ast
 import os
+import pathlib
 import subprocess
 import sys
 import warnings
 
 import pytest
 
-from flake8_escapes import api
+from flake8_escapes import api, cli
 from flake8_escapes.fix.files import apply
 
 REGEX = "import re\nfound = re.sub(r'(a)', '<\\1>', text)\n"
@@ -112,3 +113,28 @@ def test_noqa_edit_silences_the_report_as_flake8_reads_it(tmp_path, source, expe
                          capture_output=True, text=True, cwd=tmp_path,
                          env={**os.environ, 'PYTHONWARNINGS': ''})
     assert run.returncode == 0 and run.stdout == '', run.stdout + run.stderr
+
+
+DATA = pathlib.Path(__file__).parent / 'data'
+DATA_FILES = sorted([*DATA.glob('*.py'), *(DATA / 'refused').glob('*.py')])
+
+
+@pytest.mark.parametrize('path', DATA_FILES, ids=lambda path: path.name)
+def test_lint_gives_what_the_check_command_gives(path, capsys):
+    """The API against ``flake8-escapes check`` on the test data, refused files included."""
+    text = path.read_text(encoding='utf-8')
+    cli.main(['check', '--isolated', '--select=ESC', str(path)])
+    shown = {tuple(line.split(': ', 1)[0].split(':')[1:]) + (line.split(': ', 1)[1].split()[0],)
+             for line in capsys.readouterr().out.splitlines()}
+    linted = {(str(item.line), str(item.column + 1), item.code) for item in api.lint(text)}
+    assert linted == shown
+    assert all(text.splitlines()[item.line - 1][item.column] == '\\' for item in api.lint(text))
+
+
+def test_the_fix_of_a_refused_escape_makes_the_text_compile():
+    source = "home = 'C:\\Users'\nx = '\\d'\n"
+    refused = next(item for item in api.lint(source) if item.code == 'ESC304')
+    planned, = api.fixes(source, [refused])
+    assert planned.text == "home = r'C:\\Users'\nx = '\\d'\n"
+    dumped(planned.text)  # it parses now
+    assert api.fix(source).refused.startswith('does not parse')  # the safe fixes need a text that parses

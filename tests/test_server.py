@@ -225,6 +225,21 @@ def test_incremental_and_full_changes(tmp_path):
     run(tmp_path, body)
 
 
+def test_lines_are_split_where_the_protocol_and_the_compiler_split_them(tmp_path):
+    """A form feed and a line separator (U+2028) end no line for the client nor for CPython
+    (str.splitlines would split at both)."""
+    text = "s = 'a\u2028b'\x0c\nx = 1\n"
+
+    async def body(session: Session) -> None:
+        uri = session.open('a.py', text)
+        assert await session.diagnostics(uri) == []
+        change = types.Range(types.Position(1, 4), types.Position(1, 5))
+        session.change(uri, types.TextDocumentContentChangePartial(change, "'\\d'"))
+        diagnostic, = await session.diagnostics(uri)
+        assert diagnostic.range == types.Range(types.Position(1, 5), types.Position(1, 7))
+    run(tmp_path, body)
+
+
 def test_a_newer_version_drops_the_runs_of_older_ones(tmp_path):
     async def body(session: Session) -> None:
         uri = session.open('a.py', 'x = 1\n')

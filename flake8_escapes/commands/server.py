@@ -21,11 +21,13 @@ import os
 import re
 import threading
 import traceback
-from typing import Any, NamedTuple, Sequence
+from typing import Any, Iterator, NamedTuple, Sequence
 
 from lsprotocol import types
 from pygls import uris
 from pygls.lsp.server import LanguageServer
+from pygls.protocol import LanguageServerProtocol
+from pygls.protocol.language_server import lsp_method
 
 from flake8_escapes import __version__, api, config, rules
 from flake8_escapes.commands.explain import source_url
@@ -116,6 +118,21 @@ class Document(NamedTuple):
             text = document.text[:start] + change.text + document.text[end:]
             document = Document.of(self.uri, version, text)
         return document._replace(version=version)
+
+
+class Protocol(LanguageServerProtocol):
+    """pygls' protocol without its own copy of each change: it splits lines where
+    ``str.splitlines`` does (a form feed, U+2028: no line end for the client nor for
+    CPython) and clamps the change's positions to those lines in place, so that the
+    ``Document`` would get the wrong ones."""
+
+    @lsp_method(types.TEXT_DOCUMENT_DID_CHANGE)
+    def lsp_text_document__did_change(
+        self, params: types.DidChangeTextDocumentParams,
+    ) -> Iterator[tuple[Any, tuple[Any, ...], None]]:
+        handler = self.fm.features.get(types.TEXT_DOCUMENT_DID_CHANGE)
+        if handler is not None:
+            yield handler, (params,), None
 
 
 def severity_of(code: str, chosen: dict[str, str]) -> types.DiagnosticSeverity:
@@ -289,7 +306,8 @@ class Engine:
 
 def build() -> LanguageServer:  # noqa: C901 - one small handler per message, registered here
     """The server: each LSP message's handler on one ``Engine``."""
-    server = LanguageServer(NAME, __version__, text_document_sync_kind=types.TextDocumentSyncKind.Incremental)
+    server = LanguageServer(NAME, __version__, text_document_sync_kind=types.TextDocumentSyncKind.Incremental,
+                            protocol_cls=Protocol)
     engine = Engine()
 
     def log(kind: types.MessageType, message: str) -> None:
