@@ -343,3 +343,17 @@ def test_pylsp_plugin_needs_no_server_extra():
     proc = subprocess.run([sys.executable, '-c', script], capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout == '2\n'
+
+
+def test_pylsp_plugin_knows_a_diagnostic_at_either_column():
+    """pylsp's flake8 plugin puts a diagnostic at flake8's code-point column; a
+    client that converts gives the UTF-16 one: the plugin knows the escape at both."""
+    from flake8_escapes import api, pylsp_plugin
+    lines = PLUGIN_DOCUMENT.splitlines(keepends=True)
+    (found,) = [d for d in api.lint(PLUGIN_DOCUMENT) if d.code == 'ESC301']
+    points = lines[0].index('\\d')
+    for character, known in ((points, True), (points + 1, True), (points - 1, False), (points + 2, False)):
+        shown = {'code': 'ESC301', 'range': {'start': {'line': 0, 'character': character}}}
+        assert pylsp_plugin.matches(lines, shown, found) is known, character
+    other = {'code': 'ESC401', 'range': {'start': {'line': 0, 'character': points}}}
+    assert not pylsp_plugin.matches(lines, other, found)
