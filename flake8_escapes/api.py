@@ -10,6 +10,9 @@ characters of a Python ``str``, as ``tokenize`` and flake8 count them), never
 in bytes or UTF-16 units; an editor converts them to its own unit.  Line ends
 are read as the compiler reads them: ``\\r\\n``, a lone ``\\r`` and ``\\n``.
 Documented in docs/api.md.
+
+The fixer is imported by the first call that plans a fix: ``check`` and the
+flake8 plugin's users never pay its import.
 """
 from __future__ import annotations
 
@@ -19,14 +22,17 @@ import io
 import os
 import tokenize
 import warnings
-from typing import Iterable, Iterator, NamedTuple, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, Iterator, NamedTuple, Sequence
 
-from flake8.defaults import NOQA_INLINE_REGEXP
+from flake8.defaults import NOQA_FILE, NOQA_INLINE_REGEXP
+from flake8.violation import Violation
 
-from flake8_escapes import apis, checks, config, fix as fixer, rules, source
-from flake8_escapes.fix import plan
-from flake8_escapes.fix.files import Edit, normalized
-from flake8_escapes.fix.proof import LeftAlone
+from flake8_escapes import apis, checks, config, rules, source
+
+if TYPE_CHECKING:
+    from flake8_escapes import fix as fixer
+    from flake8_escapes.fix.files import Edit
+    from flake8_escapes.fix.proof import LeftAlone
 
 __all__ = [
     'SAFE', 'UNSAFE', 'CODES', 'Diagnostic', 'Edit', 'LeftAlone', 'Fix', 'Checked',
@@ -34,15 +40,38 @@ __all__ = [
 ]
 
 #: The codes whose fix keeps every value, and those whose fix changes a value to what was meant.
-SAFE: tuple[str, ...] = fixer.SAFE
-UNSAFE: tuple[str, ...] = fixer.UNSAFE
+SAFE = tuple(rule.code for rule in rules.RULES if rule.fix == rules.SAFE)
+UNSAFE = tuple(rule.code for rule in rules.RULES if rule.fix == rules.UNSAFE)
 CODES = tuple(rule.code for rule in rules.RULES)
 #: Why a text is not checked or fixed as a whole (``Checked.error``).
 PROBLEMS = (SyntaxError, tokenize.TokenError, SystemError, UnicodeDecodeError)
-#: The exceptions the fixer raises for a text it cannot fix (it does not parse, ...).
-UNFIXABLE = (SyntaxError, ValueError, UnicodeDecodeError, RecursionError, fixer.Refused)
+#: The exceptions the fixer raises for a text it cannot fix (it does not parse, ...), besides ``fix.Refused``.
+UNFIXABLE = (SyntaxError, ValueError, UnicodeDecodeError, RecursionError)
 
-fix_bytes = fixer.fix_bytes  # a file's bytes fixed (``flake8-escapes fix``), only the edited literals changed
+
+def _fixer() -> Any:
+    """The fixer (``flake8_escapes.fix``), imported when first needed."""
+    from flake8_escapes import fix
+    return fix
+
+
+def __getattr__(name: str) -> Any:
+    """``api.Edit`` and ``api.LeftAlone``: the fixer's types, imported when first asked."""
+    if name == 'Edit':
+        from flake8_escapes.fix.files import Edit
+        return Edit
+    if name == 'LeftAlone':
+        from flake8_escapes.fix.proof import LeftAlone
+        return LeftAlone
+    raise AttributeError(f'module {__name__!r} has no attribute {name!r}')
+
+
+def fix_bytes(data: bytes, codes: set[str], regex_functions: tuple[apis.Api, ...] | None = None,
+              ) -> fixer.BytesResult:
+    """A file's bytes fixed (``flake8-escapes fix``): only the edited literals' bytes change.
+    Raises as ``fix.fix_bytes`` does (``fix.Refused``, SyntaxError, UnicodeDecodeError)."""
+    result: fixer.BytesResult = _fixer().fix_bytes(data, codes, regex_functions)
+    return result
 
 
 class Diagnostic(NamedTuple):
@@ -126,8 +155,10 @@ def text_reports(lines: list[str]) -> list[rules.Report] | None:
 
 
 def _lines(text: str) -> tuple[str, list[str]]:
-    text = normalized(text)
-    return text, io.StringIO(text, newline='').readlines()
+    """The text with its line ends read as the compiler reads them (``\\r\\n`` and a lone ``\\r``
+    as ``\\n``: universal newlines), and its lines."""
+    lines = io.StringIO(text, newline=None).readlines()
+    return ''.join(lines), lines
 
 
 def lint(text: str, settings: config.Config | None = None, filename: str = 'stdin') -> list[Diagnostic]:
@@ -137,7 +168,7 @@ def lint(text: str, settings: config.Config | None = None, filename: str = 'stdi
     honoured), sorted by place.  A text that does not parse gets the reports its
     literals' text gives (ESC304, ESC301-ESC303, ESC501 by its text)."""
     text, lines = _lines(text)
-    if '\\' not in text or plan.file_silenced(text, lines):
+    if '\\' not in text or (_file_ignored(text, lines) and not _noqa_off(settings)):
         return []
     if not may_report(lines, source.reportable_rows(lines)):  # check's fast path: not even parsed
         return []
@@ -148,8 +179,22 @@ def lint(text: str, settings: config.Config | None = None, filename: str = 'stdi
     noqa = _noqa_lines(lines) if 'noqa' in text.lower() and not _noqa_off(settings) else {}
     shown = _reported(settings, filename)
     found = [_diagnostic(report) for report in reports
-             if report.code in shown and not plan.silenced(report.code, noqa.get(report.line))]
+             if report.code in shown and not _inline_ignored(report, noqa.get(report.line))]
     return sorted(found, key=lambda item: (item.line, item.column, item.code))
+
+
+def _file_ignored(text: str, lines: list[str]) -> bool:
+    """flake8's ``FileProcessor.should_ignore_file``: a line that starts with
+    ``# flake8: noqa`` (on a line of code, flake8 warns and checks the file)."""
+    return 'flake8' in text.lower() and any(NOQA_FILE.match(line) for line in lines)
+
+
+def _inline_ignored(report: rules.Report, noqa_line: str | None) -> bool:
+    """flake8's own decision (``Violation.is_inline_ignored``) on the line(s) it searches."""
+    if noqa_line is None:
+        return False
+    violation = Violation(report.code, 'stdin', report.line, report.col + 1, '', noqa_line)
+    return bool(violation.is_inline_ignored(False))
 
 
 def _noqa_off(settings: config.Config | None) -> bool:
@@ -199,9 +244,10 @@ def fixes(text: str, diagnostics: Sequence[Diagnostic], settings: config.Config 
 def _planned(text: str, codes: set[str], settings: config.Config | None,
              at: frozenset[tuple[int, int]] | None) -> Fix:
     functions = settings.regex_functions if settings else ()
+    fixer = _fixer()
     try:
         result = fixer.fix_text(text, codes, functions, at)
-    except UNFIXABLE as error:
+    except (*UNFIXABLE, fixer.Refused) as error:
         return Fix(text, [], [], [], [], _why(error))
     return Fix(result.text, _edits(text, result.text, result.rounds), result.fixed, result.left_alone,
                result.unsafe_left)
@@ -229,6 +275,7 @@ def _edits(before: str, after: str, rounds: list[list[Edit]]) -> list[Edit]:
 
 
 def _line_edits(old: list[str], new: list[str]) -> Iterator[Edit]:
+    from flake8_escapes.fix.files import Edit
     for number, (was, now) in enumerate(zip(old, new), 1):
         if was == now:
             continue
@@ -247,6 +294,7 @@ def noqa_edit(text: str, diagnostic: Diagnostic) -> Edit | None:
     for it (its logical line, a multi-line string's included), or
     ``  # noqa: CODE`` at the end of their last line; None where the text does
     not tokenize (flake8 would find no ``# noqa``)."""
+    from flake8_escapes.fix.files import Edit
     text, lines = _lines(text)
     mapping = _noqa_lines(lines)
     joined = mapping.get(diagnostic.line)

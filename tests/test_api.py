@@ -6,6 +6,7 @@ import os
 import pathlib
 import subprocess
 import sys
+import textwrap
 import warnings
 
 import pytest
@@ -138,3 +139,27 @@ def test_the_fix_of_a_refused_escape_makes_the_text_compile():
     assert planned.text == "home = r'C:\\Users'\nx = '\\d'\n"
     dumped(planned.text)  # it parses now
     assert api.fix(source).refused.startswith('does not parse')  # the safe fixes need a text that parses
+
+
+@pytest.mark.parametrize('head', ['# flake8: noqa\n', '# flake8: noqa: E501\n', '# flake8:noqa\n', '',
+                                  'y = 1  # flake8: noqa\n'])
+def test_a_file_flake8_ignores_gets_no_report(tmp_path, head):
+    source = head + "x = '\\d'\n"
+    path = tmp_path / 'a.py'
+    path.write_text(source)
+    run = subprocess.run([sys.executable, '-m', 'flake8', '--isolated', '--select=ESC', str(path)],
+                         capture_output=True, text=True, cwd=tmp_path,
+                         env={**os.environ, 'PYTHONWARNINGS': ''})
+    assert [item.code for item in api.lint(source)] == (['ESC301'] if run.stdout else [])
+
+
+# The server without its extra: here, since tests/test_server.py is skipped where pygls is missing.
+def test_without_pygls_the_command_says_how_to_install_it(tmp_path):
+    hide = ('import sys; sys.modules["pygls"] = None\n'
+            'from flake8_escapes.cli import main; sys.exit(main(["server"]))\n')
+    done = subprocess.run([sys.executable, '-c', hide], capture_output=True, text=True, cwd=tmp_path,
+                          env={**os.environ, 'PYTHONWARNINGS': ''}, timeout=60)
+    assert done.returncode == 2 and done.stdout == ''
+    assert done.stderr == textwrap.dedent('''\
+        flake8-escapes server: needs pygls, which is not installed: pip install "flake8-escapes[server]"
+        ''')

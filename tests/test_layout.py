@@ -39,7 +39,7 @@ MAY_IMPORT: dict[str, set[str]] = {
     'output': set(),
     'config': {'apis', 'plugin'},
     'fix.diff': set(),
-    'api': {'apis', 'checks', 'config', 'fix', 'fix.plan', 'fix.files', 'fix.proof', 'rules', 'source'},
+    'api': {'apis', 'checks', 'config', 'fix', 'fix.files', 'fix.proof', 'rules', 'source'},
     'commands': set(),
     'commands.check': {'api', 'checks', 'config', 'output', 'rules', 'source'},
     'commands.fix': {'api', 'apis', 'config', 'fix', 'fix.diff', 'output', 'commands', 'commands.check'},

@@ -5,10 +5,7 @@ by hand (UTF-16 units counted from the text itself, not from the server's code).
 from __future__ import annotations
 
 import asyncio
-import os
-import subprocess
 import sys
-import textwrap
 from pathlib import Path
 
 import pytest
@@ -65,8 +62,10 @@ class Session:
     """One server process and its client, with what the server published and logged."""
 
     def __init__(self, folder: Path, encodings: list[str] | None = None, options: dict | None = None,
-                 command: tuple[str, ...] = ('-m', 'flake8_escapes', 'server')) -> None:
+                 command: tuple[str, ...] = ('-m', 'flake8_escapes', 'server'),
+                 resolve: bool = False) -> None:
         self.folder, self.encodings, self.options, self.command = folder, encodings, options, command
+        self.resolve = resolve
         self.client = LanguageClient('test-client', '1')
         self.published: dict[str, list[types.PublishDiagnosticsParams]] = {}
         self.logged: list[types.LogMessageParams] = []
@@ -90,6 +89,7 @@ class Session:
 
     async def start(self) -> types.InitializeResult:
         await self.client.start_io(sys.executable, *self.command, cwd=str(self.folder))
+        resolving = types.ClientCodeActionResolveOptions(['edit']) if self.resolve else None
         capabilities = types.ClientCapabilities(
             general=types.GeneralClientCapabilities(position_encodings=self.encodings),
             workspace=types.WorkspaceClientCapabilities(
@@ -97,7 +97,9 @@ class Session:
                 did_change_watched_files=types.DidChangeWatchedFilesClientCapabilities(
                     dynamic_registration=True)),
             text_document=types.TextDocumentClientCapabilities(
-                publish_diagnostics=types.PublishDiagnosticsClientCapabilities(version_support=True)))
+                publish_diagnostics=types.PublishDiagnosticsClientCapabilities(version_support=True),
+                code_action=types.CodeActionClientCapabilities(resolve_support=resolving,
+                                                               disabled_support=True)))
         folder = types.WorkspaceFolder(uris.from_fs_path(str(self.folder)), 'test')
         result = await self.client.initialize_async(types.InitializeParams(
             capabilities=capabilities, workspace_folders=[folder], root_uri=folder.uri,
@@ -278,6 +280,34 @@ def test_quick_fixes_safe_unsafe_and_noqa_applied(tmp_path):
     run(tmp_path, body)
 
 
+@pytest.mark.skipif(sys.version_info < (3, 12), reason="a backslash in an f-string's field: 3.12+")
+def test_a_fix_the_fixer_leaves_alone_is_shown_disabled_with_its_reason(tmp_path):
+    text = "x = f\"{'\\d'=}\"\n"  # the field's text is part of the value: never edited
+
+    async def body(session: Session) -> None:
+        uri = session.open('a.py', text)
+        diagnostic, = await session.diagnostics(uri)
+        fix, noqa = await session.actions(uri, diagnostic, only=['quickfix'])
+        assert fix.edit is None and fix.disabled.reason == (
+            "left alone: its fix would change an f-string's '=' text or a t-string's expression")
+        assert noqa.title == 'Ignore ESC301 on this line'
+    run(tmp_path, body)
+
+
+def test_a_selection_gets_the_quick_fixes_of_its_first_ten_diagnostics(tmp_path):
+    text = ''.join(f"x{n} = '\\d'\n" for n in range(12))
+
+    async def body(session: Session) -> None:
+        uri = session.open('a.py', text)
+        assert len(await session.diagnostics(uri)) == 12
+        found = await session.client.text_document_code_action_async(types.CodeActionParams(
+            types.TextDocumentIdentifier(uri), types.Range(types.Position(0, 0), types.Position(12, 0)),
+            types.CodeActionContext([], only=['quickfix'])))
+        titles = [item.title for item in found]
+        assert titles == ['Make raw (same value)', 'Ignore ESC301 on this line'] * 10
+    run(tmp_path, body)
+
+
 def test_fix_all_applies_every_safe_fix(tmp_path):
     text = "import re\nx = '\\d' + '\\w'\ny = '\\777'\nfound = re.sub(r'(a)', '<\\1>', s)\n"
     expected = "import re\nx = r'\\d' + r'\\w'\ny = '\\u01ff'\nfound = re.sub(r'(a)', '<\\1>', s)\n"
@@ -294,6 +324,22 @@ def test_fix_all_applies_every_safe_fix(tmp_path):
         assert [item.code for item in await session.diagnostics(uri)] == ['ESC401']
         assert await session.actions(uri, only=['source.fixAll']) == []  # nothing safe left
     run(tmp_path, body)
+
+
+def test_fix_all_is_planned_when_the_client_resolves_it(tmp_path):
+    text = "x = '\\d'\ny = '\\777'\n"
+
+    async def body(session: Session) -> None:
+        uri = session.open('a.py', text)
+        assert len(await session.diagnostics(uri)) == 2
+        action, = await session.actions(uri, only=['source.fixAll.flake8-escapes'])
+        assert action.edit is None and action.title == 'Fix all safe escape problems'
+        resolved = await session.client.code_action_resolve_async(action)
+        assert applied(text, edits_of(resolved, uri)) == "x = r'\\d'\ny = '\\u01ff'\n"
+        session.change(uri, types.TextDocumentContentChangeWholeDocument("x = 1\n"))
+        await session.diagnostics(uri)
+        assert (await session.client.code_action_resolve_async(action)).edit is None  # the text changed
+    run(tmp_path, body, resolve=True)
 
 
 def test_hover_explains_the_code(tmp_path):
@@ -372,14 +418,3 @@ def test_exit_without_shutdown_exits_1(tmp_path):
         await session.client.stop()
         return await session.client._server.wait()
     assert asyncio.run(main()) == 1
-
-
-def test_without_pygls_the_command_says_how_to_install_it(tmp_path):
-    hide = ('import sys; sys.modules["pygls"] = None\n'
-            'from flake8_escapes.cli import main; sys.exit(main(["server"]))\n')
-    done = subprocess.run([sys.executable, '-c', hide], capture_output=True, text=True, cwd=tmp_path,
-                          env={**os.environ, 'PYTHONWARNINGS': ''}, timeout=WAIT)
-    assert done.returncode == 2 and done.stdout == ''
-    assert done.stderr == textwrap.dedent('''\
-        flake8-escapes server: needs pygls, which is not installed: pip install "flake8-escapes[server]"
-        ''')

@@ -37,6 +37,9 @@ FIX_ALL = f'{types.CodeActionKind.SourceFixAll.value}.{NAME}'
 FIX_ALL_TITLE = 'Fix all safe escape problems'
 #: The config files flake8 reads (pyproject.toml: for the plugins that make flake8 read it).
 CONFIG_FILES = ('setup.cfg', 'tox.ini', '.flake8', 'pyproject.toml')
+#: The quick fixes offered for one range at most (each is a run of the fixer: a selection of
+#: the whole file would take seconds); fix-all fixes them all.
+QUICK_FIXES = 10
 #: Seconds a change waits for the next one before its text is checked.
 PAUSE = 0.02
 LINE_END = re.compile('\r\n|\r|\n')
@@ -199,11 +202,15 @@ class Engine:
     def __init__(self) -> None:
         self.documents: dict[str, Document] = {}
         self.linted: dict[str, tuple[Document, list[api.Diagnostic]]] = {}
+        #: The fixer's plans of each text, by what they fix (None: fix-all), kept while it is the same text.
+        self.plans: dict[str, tuple[Document, dict[api.Diagnostic | None, api.Fix]]] = {}
         self.settings: dict[str, config.Config | None] = {}
         self.folders: list[str] = []
         self.severity: dict[str, str] = {}
         self.encoding: str = types.PositionEncodingKind.Utf16
         self.versioned_edits = False
+        self.resolves_edits = False  # the client asks codeAction/resolve for an action's edit
+        self.shows_disabled = False  # the client shows an action that cannot be applied, and why
         self.lock = threading.Lock()  # api.settings changes the current folder for a moment
         self.tasks: dict[str, asyncio.Future[None]] = {}
         self.worker = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix=NAME)
@@ -266,26 +273,63 @@ class Engine:
         if wanted(types.CodeActionKind.QuickFix):
             first = document.where(params.range.start, self.encoding)
             last = document.where(params.range.end, self.encoding)
-            for item in self.diagnostics(document):
-                if (item.line, item.column) <= last and first <= (item.end_line, item.end_column):
-                    actions.extend(self.quick_fixes(document, item))
+            inside = [item for item in self.diagnostics(document)
+                      if (item.line, item.column) <= last and first <= (item.end_line, item.end_column)]
+            for item in inside[:QUICK_FIXES]:
+                actions.extend(self.quick_fixes(document, item))
         if wanted(FIX_ALL):
-            settings, filename = self.settings_for(document.uri)
-            planned = api.fix(document.text, settings, filename)
-            if planned.edits:
-                actions.append(types.CodeAction(FIX_ALL_TITLE, kind=FIX_ALL,
-                                                edit=self.workspace_edit(document, planned.edits)))
+            actions.extend(self.fix_all(document))
         return actions
 
+    def fix_all(self, document: Document) -> list[types.CodeAction]:
+        """Fix-all: its edit planned now, or when the client resolves it (the fixer's plan of a
+        whole file takes a while, and clients ask for code actions as the cursor moves)."""
+        if self.resolves_edits:
+            if not any(item.fix == rules.SAFE for item in self.diagnostics(document)):
+                return []
+            return [types.CodeAction(FIX_ALL_TITLE, kind=FIX_ALL,
+                                     data={'uri': document.uri, 'version': document.version})]
+        planned = self.planned(document, None)
+        if not planned.edits:
+            return []
+        return [types.CodeAction(FIX_ALL_TITLE, kind=FIX_ALL,
+                                 edit=self.workspace_edit(document, planned.edits))]
+
+    def resolved(self, action: types.CodeAction) -> types.CodeAction:
+        """A fix-all action with its edit, if its text is still the one it was offered for."""
+        data = action.data if isinstance(action.data, dict) else {}
+        document = self.documents.get(str(data.get('uri')))
+        if document is not None and document.version == data.get('version') and action.kind == FIX_ALL:
+            planned = self.planned(document, None)
+            if planned.edits:
+                action.edit = self.workspace_edit(document, planned.edits)
+        return action
+
+    def planned(self, document: Document, item: api.Diagnostic | None) -> api.Fix:
+        """The fixer's plan for ``item`` alone (None: every safe fix), made once per text:
+        clients ask for code actions each time the cursor moves."""
+        kept = self.plans.get(document.uri)
+        if kept is None or kept[0] is not document:
+            kept = self.plans[document.uri] = (document, {})
+        if item not in kept[1]:
+            settings, filename = self.settings_for(document.uri)
+            kept[1][item] = (api.fix(document.text, settings, filename) if item is None
+                             else api.fixes(document.text, [item], settings, filename)[0])
+        return kept[1][item]
+
     def quick_fixes(self, document: Document, item: api.Diagnostic) -> list[types.CodeAction]:
-        settings, filename = self.settings_for(document.uri)
-        planned, = api.fixes(document.text, [item], settings, filename)
+        planned = self.planned(document, item)
         shown = [self.to_lsp(document, item)]
         actions = []
         if planned.edits:
             actions.append(types.CodeAction(
                 fix_title(item, planned.edits), kind=types.CodeActionKind.QuickFix, diagnostics=shown,
                 is_preferred=item.fix == rules.SAFE, edit=self.workspace_edit(document, planned.edits)))
+        elif self.shows_disabled:  # the fixer's reason for leaving it alone, where the client shows it
+            why = planned.refused or '; '.join(sorted({left.reason for left in planned.left_alone}))
+            actions.append(types.CodeAction(
+                f'Fix {item.code}', kind=types.CodeActionKind.QuickFix, diagnostics=shown,
+                disabled=types.CodeActionDisabled(f'left alone: {why or "the fixer has no edit for it"}')))
         noqa = api.noqa_edit(document.text, item)
         if noqa is not None:
             actions.append(types.CodeAction(
@@ -348,6 +392,7 @@ def build() -> LanguageServer:  # noqa: C901 - one small handler per message, re
         """The configuration or the options changed: every open text checked again."""
         with engine.lock:
             engine.settings.clear()
+        engine.plans.clear()
         for document in list(engine.documents.values()):
             schedule(document)
 
@@ -357,6 +402,10 @@ def build() -> LanguageServer:  # noqa: C901 - one small handler per message, re
         engine.severity = severities_from(params.initialization_options)
         edits = params.capabilities.workspace and params.capabilities.workspace.workspace_edit
         engine.versioned_edits = bool(edits and edits.document_changes)
+        actions = params.capabilities.text_document and params.capabilities.text_document.code_action
+        resolving = actions and actions.resolve_support
+        engine.resolves_edits = bool(resolving and 'edit' in resolving.properties)
+        engine.shows_disabled = bool(actions and actions.disabled_support)
         folders = [uris.to_fs_path(folder.uri) for folder in params.workspace_folders or []]
         root = params.root_uri and uris.to_fs_path(params.root_uri)
         engine.folders = [os.path.abspath(path) for path in (*folders, root or params.root_path) if path]
@@ -395,6 +444,7 @@ def build() -> LanguageServer:  # noqa: C901 - one small handler per message, re
         uri = params.text_document.uri
         engine.documents.pop(uri, None)
         engine.linted.pop(uri, None)
+        engine.plans.pop(uri, None)
         running = engine.tasks.pop(uri, None)
         if running is not None:
             running.cancel()
@@ -411,10 +461,14 @@ def build() -> LanguageServer:  # noqa: C901 - one small handler per message, re
         again()
 
     @server.feature(types.TEXT_DOCUMENT_CODE_ACTION, types.CodeActionOptions(
-        code_action_kinds=[types.CodeActionKind.QuickFix, FIX_ALL], resolve_provider=False))
+        code_action_kinds=[types.CodeActionKind.QuickFix, FIX_ALL], resolve_provider=True))
     def code_action(params: types.CodeActionParams) -> list[types.CodeAction] | None:
         document = engine.documents.get(params.text_document.uri)
         return engine.code_actions(document, params) if document is not None else None
+
+    @server.feature(types.CODE_ACTION_RESOLVE)
+    def code_action_resolve(params: types.CodeAction) -> types.CodeAction:
+        return engine.resolved(params)
 
     @server.feature(types.TEXT_DOCUMENT_HOVER)
     def hover(params: types.HoverParams) -> types.Hover | None:
