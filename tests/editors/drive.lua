@@ -102,6 +102,13 @@ if kind ~= '' then
     return fail('no ' .. kind .. ' action titled ' .. title)
   end
   report.applied = action.title
+  if not action.edit then  -- the server plans it when asked (codeAction/resolve)
+    local resolved = request('codeAction/resolve', action)
+    if not resolved or resolved.err or not resolved.result.edit then
+      return fail('codeAction/resolve failed: ' .. vim.inspect(resolved))
+    end
+    action = resolved.result
+  end
   vim.lsp.util.apply_workspace_edit(action.edit, client.offset_encoding)
 end
 -- after a code action, the file shows that action alone: no fix-all on save

@@ -18,8 +18,12 @@ vim.api.nvim_create_autocmd('BufWritePre', {
     for _, client in ipairs(vim.lsp.get_clients({ bufnr = args.buf, name = 'flake8_escapes' })) do
       local params = vim.lsp.util.make_range_params(0, client.offset_encoding)
       params.context = { only = { fix_all }, diagnostics = {} }
-      local answer = client:request_sync('textDocument/codeAction', params, 2000, args.buf)
+      local answer = client:request_sync('textDocument/codeAction', params, 3000, args.buf)
       for _, action in ipairs(answer and answer.result or {}) do
+        if action.kind == fix_all and not action.edit then  -- planned when asked for
+          local resolved = client:request_sync('codeAction/resolve', action, 3000, args.buf)
+          action = resolved and resolved.result or action
+        end
         if action.kind == fix_all and action.edit then
           vim.lsp.util.apply_workspace_edit(action.edit, client.offset_encoding)
         end
