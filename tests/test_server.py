@@ -15,7 +15,11 @@ from lsprotocol import types  # noqa: E402
 from pygls import uris  # noqa: E402
 from pygls.lsp.client import LanguageClient  # noqa: E402
 
-pytestmark = pytest.mark.server
+pytestmark = [
+    pytest.mark.server,
+    # pygls' client, in this process, calls asyncio.iscoroutinefunction, deprecated in 3.14
+    pytest.mark.filterwarnings('ignore:.*asyncio.iscoroutinefunction.*:DeprecationWarning'),
+]
 
 WAIT = 30  # seconds: generous, a slow shared machine; the speed is measured in tests/bench_server.py
 #: The server with ``api.lint`` raising on a text that holds BOOM: a check that fails.

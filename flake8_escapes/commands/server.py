@@ -251,8 +251,7 @@ class Engine:
             range=types.Range(document.position(item.line, item.column, self.encoding),
                               document.position(item.end_line, item.end_column, self.encoding)),
             message=item.message, severity=severity_of(item.code, self.severity), code=item.code,
-            code_description=types.CodeDescription(href=docs_url(item.code)), source=NAME,
-            data={'fix': item.fix})
+            code_description=types.CodeDescription(href=docs_url(item.code)), source=NAME)
 
     def workspace_edit(self, document: Document, edits: list[api.Edit]) -> types.WorkspaceEdit:
         text_edits = [types.TextEdit(types.Range(document.position(edit.line, edit.col, self.encoding),
