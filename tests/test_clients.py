@@ -6,6 +6,7 @@ Marked ``clients``: the quick suite deselects them (``-m "not clients"``).
 """
 from __future__ import annotations
 
+import ast
 import json
 import os
 import queue
@@ -14,6 +15,7 @@ import subprocess
 import sys
 import threading
 import time
+import warnings
 from pathlib import Path
 
 import pytest
@@ -225,3 +227,133 @@ def test_parallel_run_over_the_standard_library():
         outputs.append(sorted(proc.stdout.splitlines()))
     assert outputs[0] == outputs[1]
     assert all(' ESC' in line for line in outputs[0])
+
+
+# An emoji before the escapes: two UTF-16 units, one code point, so the
+# plugin's edits land on the right character only in the protocol's encoding.
+PLUGIN_DOCUMENT = (
+    'label = "\N{SNAKE}"; pattern = \'\\d+\'\n'
+    'import re\n'
+    'x = re.sub("(a)", "\\1", label)  # noqa: E501\n'
+)
+
+
+def applied(text: str, edit: dict) -> str:
+    """``text`` with a WorkspaceEdit's changes made, positions in UTF-16."""
+    lines = text.splitlines(keepends=True)
+
+    def offset(position: dict) -> int:
+        line = lines[position['line']].encode('utf-16-le')[:2 * position['character']]
+        return sum(map(len, lines[:position['line']])) + len(line.decode('utf-16-le'))
+
+    (changes,) = edit['changes'].values()
+    for change in sorted(changes, key=lambda c: offset(c['range']['start']), reverse=True):
+        start, end = offset(change['range']['start']), offset(change['range']['end'])
+        text = text[:start] + change['newText'] + text[end:]
+    return text
+
+
+def flake8_codes(text: str) -> set[str]:
+    proc = subprocess.run([sys.executable, '-m', 'flake8', '--select=ESC', '-'], input=text,
+                          capture_output=True, text=True, timeout=120)
+    return {line.split()[1] for line in proc.stdout.splitlines()}
+
+
+def test_pylsp_plugin_offers_the_fixes(tmp_path):
+    """flake8-escapes' pylsp plugin: a quick fix and a noqa per ESC diagnostic
+    of pylsp's flake8 plugin, and fix-all; each edit applied here as a client
+    would, in UTF-16, and the result checked with CPython and flake8."""
+    server = LanguageServer([tool('pylsp')], tmp_path)
+    try:
+        uri = (tmp_path / 'unsaved.py').as_uri()
+        request = server.send('initialize', {
+            'processId': os.getpid(), 'rootUri': tmp_path.as_uri(), 'capabilities': {},
+        }, request=True)
+        server.wait_for(lambda m: m.get('id') == request)
+        server.send('initialized', {})
+        server.send('workspace/didChangeConfiguration', {'settings': {'pylsp': {'plugins': {
+            'flake8': {'enabled': True},
+            'pycodestyle': {'enabled': False}, 'pyflakes': {'enabled': False},
+            'mccabe': {'enabled': False},
+        }}}})
+        server.send('textDocument/didOpen', {'textDocument': {
+            'uri': uri, 'languageId': 'python', 'version': 1, 'text': PLUGIN_DOCUMENT}})
+        diagnostics = server.wait_for(lambda m: m.get('method') == 'textDocument/publishDiagnostics'
+                                      and any(str(d.get('code')).startswith('ESC')
+                                              for d in m['params']['diagnostics']))['params']['diagnostics']
+        shown = [d for d in diagnostics if str(d.get('code')).startswith('ESC')]
+        whole = {'start': {'line': 0, 'character': 0}, 'end': {'line': 3, 'character': 0}}
+
+        def actions(context: dict) -> list[dict]:
+            request = server.send('textDocument/codeAction', {
+                'textDocument': {'uri': uri}, 'range': whole, 'context': context}, request=True)
+            return server.wait_for(lambda m: m.get('id') == request)['result']
+
+        every = actions({'diagnostics': shown})
+        only_fix_all = actions({'diagnostics': [], 'only': ['source.fixAll']})
+        only_quick = actions({'diagnostics': shown, 'only': ['quickfix']})
+        elsewhere = actions({'diagnostics': []})  # the cursor away from any ESC diagnostic
+        server.send('workspace/didChangeConfiguration', {'settings': {'pylsp': {'plugins': {
+            'flake8_escapes': {'enabled': False}}}}})  # docs/editors.md: how to turn it off
+        turned_off = actions({'diagnostics': shown})
+        server.send('workspace/didChangeConfiguration', {'settings': {'pylsp': {'plugins': {
+            'flake8': {'enabled': True, 'extendIgnore': ['ESC301']}}}}})  # pylsp's flake8 settings apply
+        fix_all_ignoring = actions({'diagnostics': [], 'only': ['source.fixAll']})
+    finally:
+        server.close()
+    assert sorted(d['code'] for d in shown) == ['ESC301', 'ESC401']
+    by_title = {action['title']: action for action in every}
+    assert {a['kind'] for a in every} == {'quickfix', 'source.fixAll.flake8-escapes'}
+    assert only_fix_all == [by_title['Fix all safe escape problems']]
+    assert only_quick == [a for a in every if a['kind'] == 'quickfix']
+    assert elsewhere == []  # fix all runs the whole fixer: not offered on every cursor move
+    assert turned_off == []
+    assert fix_all_ignoring == []  # ESC301 ignored: nothing left that fix all may fix
+    lines = PLUGIN_DOCUMENT.splitlines(keepends=True)
+    safe = PLUGIN_DOCUMENT.replace("'\\d+'", "r'\\d+'")
+    unsafe = PLUGIN_DOCUMENT.replace('"\\1"', 'r"\\1"')
+    silenced = PLUGIN_DOCUMENT.replace('# noqa: E501', '# noqa: E501,ESC401')
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore', SyntaxWarning)
+        warnings.simplefilter('ignore', DeprecationWarning)
+        assert ast.dump(ast.parse(safe)) == ast.dump(ast.parse(PLUGIN_DOCUMENT))  # same values
+    assert flake8_codes(safe) == {'ESC401'} and flake8_codes(silenced) == {'ESC301'}
+    assert flake8_codes(unsafe) == {'ESC301'}
+    quick = by_title['Fix ESC301 \\d']
+    assert quick['diagnostics'] == [d for d in shown if d['code'] == 'ESC301'] and quick['isPreferred']
+    (change,) = quick['edit']['changes'][uri]
+    quote = lines[0].index("'")  # 'r' goes before it: the emoji counts two UTF-16 units
+    assert change['range']['start'] == {'line': 0, 'character': quote + 1}
+    assert applied(PLUGIN_DOCUMENT, quick['edit']) == safe
+    assert applied(PLUGIN_DOCUMENT, by_title['Fix all safe escape problems']['edit']) == safe
+    assert applied(PLUGIN_DOCUMENT, by_title['Fix ESC401 \\1 (unsafe: changes the value)']['edit']) == unsafe
+    assert applied(PLUGIN_DOCUMENT, by_title['Ignore ESC401 on this line']['edit']) == silenced
+    assert 'Ignore ESC301 on this line' in by_title
+
+
+def test_pylsp_plugin_needs_no_server_extra():
+    """The plugin loads and answers with pygls and lsprotocol missing (the
+    plain install: pylsp users need no [server] extra)."""
+    script = (
+        'import sys\n'
+        'sys.modules["pygls"] = sys.modules["lsprotocol"] = None\n'
+        'from flake8_escapes import pylsp_plugin\n'
+        'print(pylsp_plugin.utf16("\\N{SNAKE}x", 1))\n'
+    )
+    proc = subprocess.run([sys.executable, '-c', script], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout == '2\n'
+
+
+def test_pylsp_plugin_knows_a_diagnostic_at_either_column():
+    """pylsp's flake8 plugin puts a diagnostic at flake8's code-point column; a
+    client that converts gives the UTF-16 one: the plugin knows the escape at both."""
+    from flake8_escapes import api, pylsp_plugin
+    lines = PLUGIN_DOCUMENT.splitlines(keepends=True)
+    (found,) = [d for d in api.lint(PLUGIN_DOCUMENT) if d.code == 'ESC301']
+    points = lines[0].index('\\d')
+    for character, known in ((points, True), (points + 1, True), (points - 1, False), (points + 2, False)):
+        shown = {'code': 'ESC301', 'range': {'start': {'line': 0, 'character': character}}}
+        assert pylsp_plugin.matches(lines, shown, found) is known, character
+    other = {'code': 'ESC401', 'range': {'start': {'line': 0, 'character': points}}}
+    assert not pylsp_plugin.matches(lines, other, found)

@@ -48,6 +48,7 @@ MAY_IMPORT: dict[str, set[str]] = {
     'cli': {'', 'config', 'fix', 'commands', 'commands.check', 'commands.explain', 'commands.fix',
             'commands.server'},
     '__main__': {'cli'},
+    'pylsp_plugin': {'api', 'config'},
     '': set(),
 }
 
