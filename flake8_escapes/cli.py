@@ -135,7 +135,8 @@ def serve(args: argparse.Namespace) -> int:
     except ImportError as error:
         if str(error.name).split('.')[0] not in ('pygls', 'lsprotocol'):
             raise
-        print(f'flake8-escapes server: needs {error.name}, which is not installed: {SERVER_INSTALL}',
+        print(f'flake8-escapes server: needs the server extra ({error.name} is not installed): '
+              f'{SERVER_INSTALL}',
               file=sys.stderr)
         return 2
     return server.run(args)

@@ -293,7 +293,11 @@ def test_pages_ship_in_the_package():
         pyproject = f.read()
     assert f'"flake8_escapes.{explain.SHIPPED}" = "docs"' in pyproject
     assert f'"flake8_escapes.{explain.SHIPPED}" = ["ESC*.md"]' in pyproject
-    assert os.path.samefile(explain.CHECKOUT, DOCS)
+    # the package reads its pages from the shipped copy, else from the checkout's docs/ (editable)
+    assert explain.CHECKOUT.parts[-1] == 'docs'
+    for code in CODES:
+        with open(os.path.join(DOCS, f'{code}.md'), encoding='utf-8') as f:
+            assert explain.page(code) == f.read(), code
     with open(os.path.join(ROOT, 'MANIFEST.in'), encoding='utf-8') as f:
         assert 'graft docs\n' in f.read()
 
