@@ -108,6 +108,11 @@ IN_TEXT = re.compile(rf"""(?:^|(?<=[\s(\[='"]))[A-Za-z]:{_KEPT_SEP}
 #: (``'%s\temp.txt' % root``), as an f-string's fields are.
 TEMPLATE_FIELD = re.compile(
     r'%(?:\(\w*\))?[-+ #0]*\d*(?:\.\d+)?[sdrifFeEgGxXoc]|\{[\w.\[\]]*(?:![rsa])?(?::[\w.<>^=+ -]*)?\}')
+#: A ``{name}`` right after a backslash and letters is TeX's argument
+#: (``\\begin{enumerate}``), no field; where a text holds one, its fields are
+#: read with ``TEX_OR_FIELD``, which matches it first (group 1) to keep it.
+TEX_ARGUMENT = re.compile(r'\\[A-Za-z]+\{[A-Za-z][\w.\[\]]*\}')
+TEX_OR_FIELD = re.compile(rf'({TEX_ARGUMENT.pattern})|{TEMPLATE_FIELD.pattern}')
 #: Two letters in a row: a template must keep a name of its own once its fields are gone.
 TWO_LETTERS = re.compile(r'[^\W\d_]{2}')
 
@@ -228,7 +233,9 @@ WHOLE_PATH = ''   # the finder of a path ``WINDOWS_PATH`` or ``WEAK_WINDOWS_PATH
 TEMPLATE_FIELDS = Finder(
     'template-fields',
     'The fields of a `%` or `.format` template (`%s`, `{}`, `{root}`) are read as names (never as a '
-    'drive), as an f-string\'s are, when the template keeps two letters of its own.',
+    'drive), as an f-string\'s are, when the template keeps two letters of its own; a `{name}` right '
+    'after a backslash and letters is TeX\'s argument, no field '
+    '(`\'\\\\begin{enumerate}\\n%s\\\\end{enumerate}\' % body` is no path).',
     'import os\nopen("%s\\temp.txt" % os.getcwd())\n',
 )
 DOUBLED_ELSEWHERE_RULE = Finder(
@@ -304,8 +311,8 @@ def _found_in_text(text: str, begin: int, end: int, is_bytes: bool) -> tuple[str
     """(kind, finder, text, begin, end) of a literal no whole-path form reads:
     a template read with its fields as names, or a drive inside (str) text."""
     body = text[begin:end]
-    if ('%' in body or '{' in body) and TWO_LETTERS.search(TEMPLATE_FIELD.sub('', body)) is not None:
-        read = TEMPLATE_FIELD.sub('XX', body)  # a name, never a drive ('{}:\\n{}' is no path)
+    if ('%' in body or '{' in body) and TWO_LETTERS.search(read_fields(body, '')) is not None:
+        read = read_fields(body, 'XX')  # a name, never a drive ('{}:\\n{}' is no path)
         if read != body:
             kind, finder = find_path(read)
             if kind:
@@ -313,6 +320,13 @@ def _found_in_text(text: str, begin: int, end: int, is_bytes: bool) -> tuple[str
     if ':' in body and not is_bytes and IN_TEXT.search(body) is not None:
         return PATH_IN_TEXT, IN_TEXT_RULE.name, text, begin, end
     return '', '', text, begin, end
+
+
+def read_fields(text: str, name: str) -> str:
+    """A template's text, each field read as ``name``, TeX's arguments kept (``TEX_ARGUMENT``)."""
+    if '{' in text and TEX_ARGUMENT.search(text) is not None:
+        return TEX_OR_FIELD.sub(lambda match: match[1] or name, text)
+    return TEMPLATE_FIELD.sub(name, text)
 
 
 def in_text_spans(text: str) -> list[tuple[int, int]]:
@@ -347,7 +361,7 @@ def template_shows_path(line: str) -> bool:
     or backslash: only an extension (``'\\reports.%s'``), a doubled separator
     before a letter (``'logs\\\\%s\\new'``) or a name beside an escape
     (``'logs\\t%s'``) can show where the row as written shows none."""
-    read = TEMPLATE_FIELD.sub('XX', line)
+    read = TEMPLATE_FIELD.sub('XX', line)  # a row with no brace: no TeX argument in it
     return (PATH_END.search(read) is not None
             or (DOUBLED_SEPARATOR.search(read) is not None and SINGLE_VALID.search(read) is not None)
             or (NAME_ESCAPE_NAME.search(read) is not None and PATH_CUE.search(line) is not None))

@@ -303,6 +303,12 @@ BEL = '\a'
 # from: sympy/sympy sympy/printing/latex.py (LaTeX with doubled backslashes)
 tex = r"\frac{%s}{%s}" % (num, den) + "\\left(%s\\right)" % arg
 #: Okay
+# from: md2latex-0.0.2 md2latex.py lines 97 and 99 (LaTeX written fully escaped: the newline is meant)
+def block(kind, body):
+    if kind == 'ol':
+        return '\\begin{enumerate}\n%s\\end{enumerate}' % body
+    return '\\begin{itemize}\n%s\\end{itemize}' % body
+#: Okay
 # from: numpy/numpy numpy/distutils/npy_pkg_config.py (a tab-separated listing)
 print("%s\t%s - %s" % (info.name, info.name, info.description))
 #: Okay
