@@ -113,23 +113,30 @@ class LanguageServer:
             self.proc.stdout.close()
 
 
+def open_with_flake8(server: LanguageServer, folder: Path, text: str) -> str:
+    """Initialize pylsp with only its flake8 plugin on, and open ``text`` as an unsaved buffer
+    (never written: pylsp lints it through flake8's stdin); its URI."""
+    uri = (folder / 'unsaved.py').as_uri()
+    request = server.send('initialize', {
+        'processId': os.getpid(), 'rootUri': folder.as_uri(), 'capabilities': {},
+    }, request=True)
+    server.wait_for(lambda m: m.get('id') == request)
+    server.send('initialized', {})
+    server.send('workspace/didChangeConfiguration', {'settings': {'pylsp': {'plugins': {
+        'flake8': {'enabled': True},
+        'pycodestyle': {'enabled': False}, 'pyflakes': {'enabled': False},
+        'mccabe': {'enabled': False},
+    }}}})
+    server.send('textDocument/didOpen', {'textDocument': {
+        'uri': uri, 'languageId': 'python', 'version': 1, 'text': text}})
+    return uri
+
+
 def test_editor_language_server_shows_the_reports(tmp_path):
     """python-lsp-server with its flake8 plugin, on an unsaved buffer (stdin)."""
     server = LanguageServer([tool('pylsp')], tmp_path)
     try:
-        uri = (tmp_path / 'unsaved.py').as_uri()  # never written: the buffer is linted via stdin
-        request = server.send('initialize', {
-            'processId': os.getpid(), 'rootUri': tmp_path.as_uri(), 'capabilities': {},
-        }, request=True)
-        server.wait_for(lambda m: m.get('id') == request)
-        server.send('initialized', {})
-        server.send('workspace/didChangeConfiguration', {'settings': {'pylsp': {'plugins': {
-            'flake8': {'enabled': True},
-            'pycodestyle': {'enabled': False}, 'pyflakes': {'enabled': False},
-            'mccabe': {'enabled': False},
-        }}}})
-        server.send('textDocument/didOpen', {'textDocument': {
-            'uri': uri, 'languageId': 'python', 'version': 1, 'text': DOCUMENT}})
+        uri = open_with_flake8(server, tmp_path, DOCUMENT)
 
         def flake8_diagnostics(message: dict) -> bool:
             params = message.get('params', {})
@@ -265,19 +272,7 @@ def test_pylsp_plugin_offers_the_fixes(tmp_path):
     would, in UTF-16, and the result checked with CPython and flake8."""
     server = LanguageServer([tool('pylsp')], tmp_path)
     try:
-        uri = (tmp_path / 'unsaved.py').as_uri()
-        request = server.send('initialize', {
-            'processId': os.getpid(), 'rootUri': tmp_path.as_uri(), 'capabilities': {},
-        }, request=True)
-        server.wait_for(lambda m: m.get('id') == request)
-        server.send('initialized', {})
-        server.send('workspace/didChangeConfiguration', {'settings': {'pylsp': {'plugins': {
-            'flake8': {'enabled': True},
-            'pycodestyle': {'enabled': False}, 'pyflakes': {'enabled': False},
-            'mccabe': {'enabled': False},
-        }}}})
-        server.send('textDocument/didOpen', {'textDocument': {
-            'uri': uri, 'languageId': 'python', 'version': 1, 'text': PLUGIN_DOCUMENT}})
+        uri = open_with_flake8(server, tmp_path, PLUGIN_DOCUMENT)
         diagnostics = server.wait_for(lambda m: m.get('method') == 'textDocument/publishDiagnostics'
                                       and any(str(d.get('code')).startswith('ESC')
                                               for d in m['params']['diagnostics']))['params']['diagnostics']
