@@ -688,12 +688,14 @@ def lexed_literals(lines: list[str], rows: list[int]) -> list[tokenize.TokenInfo
 def _formatted_tokens(tok: tokenize.TokenInfo, lines: list[str]) -> list[tokenize.TokenInfo] | None:
     """The tokens the tokenizer gives an f- or t-string (3.12+: FSTRING_START,
     MIDDLE, its fields' tokens, END), made from its text alone and placed
-    where it stands; None when it does not tokenize alone."""
+    where it stands; None when it does not tokenize alone (CPython 3.12.1 and
+    3.13.0's tokenizer raises SystemError on some sources that compile: then
+    the file is parsed, and ``check`` gives it E902 if its tokens fail too)."""
     try:
         with warnings.catch_warnings():
             warnings.simplefilter('ignore')  # 3.12+'s tokenizer warns about the escapes
             part = file_tokens([*tok[1].splitlines(True), '\n'])
-    except (tokenize.TokenError, SyntaxError):
+    except (tokenize.TokenError, SyntaxError, SystemError):  # SystemError: 3.12.1 and 3.13.0's tokenizer
         return None
     shift, col = tok[2][0] - 1, tok[2][1]
     make = TokenInfo._make
