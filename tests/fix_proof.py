@@ -160,14 +160,25 @@ def repaired(text: str, name: str, proof: Proof) -> bool:
         return False
     proof.repaired += 1
     proof.fixed += len(result.fixed)
-    try:
-        compile(result.text, name, 'exec', dont_inherit=True)
-    except (SyntaxError, ValueError) as error:
-        proof.failures.append((name, f'the repaired file does not compile: {error}'))
-        return True
-    if fix.fix_text(result.text, ALL).text != result.text:
-        proof.failures.append((name, 'a second fix changed the repaired file again'))
+    if compiles(result.text, name, proof, 'repaired file'):
+        settled(result.text, name, proof, 'repaired file')
     return True
+
+
+def compiles(text: str, name: str, proof: Proof, what: str) -> bool:
+    """Does the fixed ``text`` compile?  A failure recorded when not."""
+    try:
+        compile(text, name, 'exec', dont_inherit=True)
+    except (SyntaxError, ValueError) as error:
+        proof.failures.append((name, f'the {what} does not compile: {error}'))
+        return False
+    return True
+
+
+def settled(text: str, name: str, proof: Proof, what: str) -> None:
+    """A second --unsafe fix of the fixed ``text`` must change nothing."""
+    if fix.fix_text(text, ALL).text != text:
+        proof.failures.append((name, f'a second fix changed the {what} again'))
 
 
 def prove_unsafe(text: str, name: str, proof: Proof) -> None:
@@ -179,16 +190,12 @@ def prove_unsafe(text: str, name: str, proof: Proof) -> None:
         return
     proof.changed_files += 1
     proof.fixed += len(result.fixed)
-    try:
-        compile(result.text, name, 'exec', dont_inherit=True)
-    except (SyntaxError, ValueError) as error:
-        proof.failures.append((name, f'the fixed file does not compile: {error}'))
+    if not compiles(result.text, name, proof, 'fixed file'):
         return
     problem = changed_beyond(text, result.text, reported_lines(text))
     if problem:
         proof.failures.append((name, f'AST changed: {problem}'))
-    if fix.fix_text(result.text, ALL).text != result.text:
-        proof.failures.append((name, 'a second fix changed the file again'))
+    settled(result.text, name, proof, 'file')
 
 
 def prove_files(paths: list[str], proof: Proof) -> Proof:
