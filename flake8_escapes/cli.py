@@ -43,7 +43,10 @@ def _codes(value: str) -> list[str]:
     from flake8_escapes import fix  # imported for fix only: check starts without the fixer (issue 32)
     fixable = fix.SAFE + fix.UNSAFE
     chosen: list[str] = []
-    for item in filter(None, (part.strip().upper() for part in value.split(','))):
+    for item in filter(None, (part.strip() for part in value.split(','))):
+        if item != item.upper():  # as check refuses it (and ruff): flake8 matches codes as written
+            raise argparse.ArgumentTypeError(
+                f'unknown code {item!r}: codes are upper case, as flake8 matches them ({item.upper()!r})')
         matching = [code for code in fixable if code.startswith(item)]
         if not matching:
             raise argparse.ArgumentTypeError(

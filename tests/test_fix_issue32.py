@@ -92,7 +92,7 @@ def test_a_refused_escape_names_the_command_that_repairs_it(tmp_path):
 def test_the_repair_is_named_under_a_narrower_selection_too(tmp_path):
     """``--select ESC301`` (no --unsafe): the repair is still ESC304's own command."""
     (tmp_path / 'path.py').write_text(REPAIRABLE['path.py'])
-    code, _, err = run(tmp_path, 'fix', '--select', 'esc301', 'path.py')
+    code, _, err = run(tmp_path, 'fix', '--select', 'ESC301', 'path.py')
     assert code == 0 and HINT.search(err.strip()), err
 
 
@@ -109,14 +109,28 @@ def test_a_refused_escape_in_a_format_spec_is_not_unreadable(tmp_path):
 
 # 4. An unknown --select code: the known prefixes listed ---------------------------------------
 
-@pytest.mark.parametrize('select', ['XYZ', 'esc7', 'esc3,esc30x'])  # lower case accepted, shown upper
+@pytest.mark.parametrize('select', ['XYZ', 'ESC7', 'ESC3,ESC30X'])
 def test_an_unknown_select_lists_the_known_prefixes(tmp_path, select):
     code, out, err = run(tmp_path, 'fix', '--select', select, 'x.py')
-    bad = next(item.upper() for item in select.split(',') if not fix_codes(item))
+    bad = next(item for item in select.split(',') if not fix_codes(item))
     assert (code, out) == (2, '')
     assert err.splitlines()[-1] == (
         f"flake8-escapes fix: error: argument --select: '{bad}' matches no code the fixer knows "
         '(ESC, ESC3 = ESC301-ESC304, ESC4 = ESC401-ESC402, ESC5 = ESC501, ESC6 = ESC601-ESC602)')
+
+
+@pytest.mark.parametrize('command', ['fix', 'check'])
+@pytest.mark.parametrize('select', ['esc301', 'ESC3,esc4'])
+def test_a_lower_case_code_is_refused_by_fix_as_by_check(tmp_path, command, select):
+    """ruff refuses ``--select w605``; flake8 would match ``esc301`` to nothing: both commands
+    refuse it the same way, naming the upper-case code (fix accepted it in 0.4.0)."""
+    (tmp_path / 'x.py').write_text("x = '\\d'\n")
+    code, out, err = run(tmp_path, command, '--select', select, 'x.py')
+    bad = next(item for item in select.split(',') if item != item.upper())
+    assert (code, out) == (2, '')
+    assert err.splitlines()[-1] == (
+        f"flake8-escapes {command}: error: argument --select: unknown code '{bad}': codes are upper "
+        f"case, as flake8 matches them ('{bad.upper()}')")
 
 
 def fix_codes(prefix: str) -> list[str]:
