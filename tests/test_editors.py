@@ -385,6 +385,7 @@ class Helix:
         argv = [HX, '-c', str(EDITORS / 'helix-config.toml'), '--log', str(self.log), str(self.target)]
         self.tmux('-f', os.devnull, 'new-session', '-d', '-x', str(self.WIDTH), '-y', '24',
                   '-c', str(work), shlex.join(argv), env=env)
+        self.socket_path = Path(self.tmux('display-message', '-p', '#{socket_path}').strip())
 
     def tmux(self, *args: str, env: dict[str, str] | None = None) -> str:
         proc = subprocess.run([TMUX, '-L', self.socket, *args], capture_output=True, text=True,
@@ -451,6 +452,7 @@ class Helix:
     def close(self) -> None:
         if self.running():
             subprocess.run([TMUX, '-L', self.socket, 'kill-server'], capture_output=True, timeout=60)
+        self.socket_path.unlink(missing_ok=True)  # tmux leaves it
 
 
 @pytest.fixture
