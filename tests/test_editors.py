@@ -1,7 +1,8 @@
-"""End to end in real editors: Neovim (Debian's package, which ``.ci/run``
-installs) headless with its built-in LSP client, Emacs --batch with Eglot, and
-Helix (Debian unstable's, which tests/editors/debian-helix unpacks) in tmux,
-each with the set-up docs/editors.md gives (tests/editors).  The editor opens
+"""End to end in real editors: Neovim headless with its built-in LSP client
+(Debian bookworm's 0.7.2, which ``.ci/run`` installs, and for nvim011.lua
+Debian unstable's, ``nvim-unstable``), Emacs --batch with Eglot, and Helix
+(Debian unstable's) in tmux, each with the set-up docs/editors.md gives
+(tests/editors; tests/editors/debian-unstable unpacks unstable's editors).  The editor opens
 a file, waits for the diagnostics, applies a code action (or only saves, to
 run the fix on save), saves the buffer, and the test compares the file byte
 for byte.
@@ -16,6 +17,7 @@ the pylsp variant is marked ``clients`` (tox -e clients installs pylsp).
 from __future__ import annotations
 
 import ast
+import functools
 import json
 import os
 import re
@@ -35,6 +37,8 @@ EDITORS = HERE / 'editors'
 DOCS = HERE.parent / 'docs' / 'editors.md'
 BIN = Path(sys.executable).parent
 NVIM = shutil.which('nvim')
+# Debian unstable's Neovim, beside bookworm's 0.7.2 (tests/editors/debian-unstable unpacks it, and Helix)
+NVIM_UNSTABLE = shutil.which('nvim-unstable')
 EMACS = shutil.which('emacs')
 HX = shutil.which('hx')
 TMUX = shutil.which('tmux')
@@ -78,7 +82,7 @@ def needs_eglot() -> None:
 def needs_helix() -> None:
     if HX is None:
         pytest.skip('Helix (hx) is not on PATH (.ci/run unpacks Debian unstable\'s hx with '
-                    'tests/editors/debian-helix, as root)')
+                    'tests/editors/debian-unstable, as root)')
     if TMUX is None:
         pytest.skip('tmux is not installed (.ci/run installs Debian\'s package as root): Helix has no '
                     'headless mode, the test types into it in tmux')
@@ -95,16 +99,28 @@ def needs_pygls() -> None:
         pytest.skip(f'flake8-escapes is not installed in {BIN}')
 
 
-def nvim_version() -> tuple[int, ...]:
-    """(major, minor, patch) of the Neovim on PATH ('NVIM v0.7.2')."""
-    first = subprocess.run([NVIM, '--version'], capture_output=True, text=True, timeout=60).stdout
+@functools.cache
+def nvim_version(nvim: str) -> tuple[int, ...]:
+    """(major, minor, patch) of a Neovim ('NVIM v0.7.2')."""
+    first = subprocess.run([nvim, '--version'], capture_output=True, text=True, timeout=60).stdout
     return tuple(int(part) for part in re.match(r'NVIM v(\d+)\.(\d+)\.(\d+)', first).groups())
 
 
+def neovim(config: str) -> str:
+    """The Neovim that runs ``config``: ``nvim``; for nvim011.lua, the first
+    of ``nvim`` and ``nvim-unstable`` that is 0.11 or later."""
+    if config != 'nvim011.lua':
+        needs_nvim()
+        return NVIM
+    for nvim in (NVIM, NVIM_UNSTABLE):
+        if nvim is not None and nvim_version(nvim) >= (0, 11):
+            return nvim
+    pytest.skip('no Neovim 0.11+ (vim.lsp.config) on PATH: Debian bookworm has 0.7.2 (.ci/run unpacks '
+                'Debian unstable\'s as nvim-unstable with tests/editors/debian-unstable, as root)')
+
+
 def needs_server(config: str) -> None:
-    needs_nvim()
-    if config == 'nvim011.lua' and nvim_version() < (0, 11):
-        pytest.skip(f'Neovim {nvim_version()} has no vim.lsp.config (0.11+; Debian bookworm has 0.7.2)')
+    neovim(config)
     needs_pygls()
 
 
@@ -189,7 +205,7 @@ def run_editor(tmp_path: Path, argv: list[str], kind: str = '', title: str = '',
 def run_nvim(tmp_path: Path, config: str, kind: str = '', title: str = '', code: str = '',
              hover: str = '', document: str = DOCUMENT) -> dict:
     """Neovim headless, tests/editors/``config`` its init file."""
-    argv = [NVIM, '--headless', '-n', '-i', 'NONE', '-u', str(EDITORS / config),
+    argv = [neovim(config), '--headless', '-n', '-i', 'NONE', '-u', str(EDITORS / config),
             '-c', f'luafile {EDITORS / "drive.lua"}']
     return run_editor(tmp_path, argv, kind, title, code, hover, document)
 
