@@ -536,6 +536,20 @@ def test_helix_shows_each_diagnostic_on_its_escape(helix):
     assert re.search(r'\x1b\[33m●\x1b\[[0-9;]*m 4 \x1b\[31m●\x1b\[[0-9;]*m 1 ', editor.screen(colours=True))
 
 
+@pytest.mark.server
+def test_helix_hover(helix):
+    """space k on ESC401's escape (]D: the last diagnostic): the code, and this report's message."""
+    editor = helix()
+    helix_opened(editor)
+    editor.type(']D')
+    column = LINES[3].index('\\1') + 2  # the escape selected, the cursor on its last character
+    editor.wait('the move to the escape', lambda shown: f' 4:{column}\n' in shown)
+    editor.type(' k')
+    shown = editor.wait('the hover', lambda shown: 'Why: ' in shown)
+    assert 'ESC401 (' in shown
+    assert "Why: '\\1' is the control character U+0001" in shown
+
+
 # Helix's move to the diagnostic, the code action's title, the file saved.
 HELIX_ACTIONS = {
     'quick fix': (DOCUMENT, ']d', 'Make raw (same value)', QUICK_FIXED),
