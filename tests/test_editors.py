@@ -1,6 +1,8 @@
-"""End to end in real editors: Neovim (Debian's package, which ``.ci/run``
-installs) headless with its built-in LSP client, and Emacs --batch with Eglot,
-each with the set-up docs/editors.md gives (tests/editors).  The editor opens
+"""End to end in real editors: Neovim headless with its built-in LSP client
+(Debian bookworm's 0.7.2, which ``.ci/run`` installs, and for nvim011.lua
+Debian unstable's, ``nvim-unstable``), Emacs --batch with Eglot, and Helix
+(Debian unstable's) in tmux, each with the set-up docs/editors.md gives
+(tests/editors; tests/editors/debian-unstable unpacks unstable's editors).  The editor opens
 a file, waits for the diagnostics, applies a code action (or only saves, to
 run the fix on save), saves the buffer, and the test compares the file byte
 for byte.
@@ -15,14 +17,18 @@ the pylsp variant is marked ``clients`` (tox -e clients installs pylsp).
 from __future__ import annotations
 
 import ast
+import functools
 import json
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import sys
+import time
 import warnings
 from pathlib import Path
+from typing import Callable
 
 import pytest
 
@@ -31,7 +37,11 @@ EDITORS = HERE / 'editors'
 DOCS = HERE.parent / 'docs' / 'editors.md'
 BIN = Path(sys.executable).parent
 NVIM = shutil.which('nvim')
+# Debian unstable's Neovim, beside bookworm's 0.7.2 (tests/editors/debian-unstable unpacks it, and Helix)
+NVIM_UNSTABLE = shutil.which('nvim-unstable')
 EMACS = shutil.which('emacs')
+HX = shutil.which('hx')
+TMUX = shutil.which('tmux')
 
 # An emoji before the escapes: two UTF-16 units, one code point, four bytes,
 # so a position off by the encoding lands on the wrong character.
@@ -69,6 +79,15 @@ def needs_eglot() -> None:
         pytest.skip('Eglot does not load in Emacs (Emacs 29+ has it; Debian\'s elpa-eglot for Emacs 28)')
 
 
+def needs_helix() -> None:
+    if HX is None:
+        pytest.skip('Helix (hx) is not on PATH (.ci/run unpacks Debian unstable\'s hx with '
+                    'tests/editors/debian-unstable, as root)')
+    if TMUX is None:
+        pytest.skip('tmux is not installed (.ci/run installs Debian\'s package as root): Helix has no '
+                    'headless mode, the test types into it in tmux')
+
+
 def needs_pylsp() -> None:
     if shutil.which('pylsp', path=str(BIN)) is None:
         pytest.skip('pylsp is not installed (tox -e clients installs it)')
@@ -80,16 +99,28 @@ def needs_pygls() -> None:
         pytest.skip(f'flake8-escapes is not installed in {BIN}')
 
 
-def nvim_version() -> tuple[int, ...]:
-    """(major, minor, patch) of the Neovim on PATH ('NVIM v0.7.2')."""
-    first = subprocess.run([NVIM, '--version'], capture_output=True, text=True, timeout=60).stdout
+@functools.cache
+def nvim_version(nvim: str) -> tuple[int, ...]:
+    """(major, minor, patch) of a Neovim ('NVIM v0.7.2')."""
+    first = subprocess.run([nvim, '--version'], capture_output=True, text=True, timeout=60).stdout
     return tuple(int(part) for part in re.match(r'NVIM v(\d+)\.(\d+)\.(\d+)', first).groups())
 
 
+def neovim(config: str) -> str:
+    """The Neovim that runs ``config``: ``nvim``; for nvim011.lua, the first
+    of ``nvim`` and ``nvim-unstable`` that is 0.11 or later."""
+    if config != 'nvim011.lua':
+        needs_nvim()
+        return NVIM
+    for nvim in (NVIM, NVIM_UNSTABLE):
+        if nvim is not None and nvim_version(nvim) >= (0, 11):
+            return nvim
+    pytest.skip('no Neovim 0.11+ (vim.lsp.config) on PATH: Debian bookworm has 0.7.2 (.ci/run unpacks '
+                'Debian unstable\'s as nvim-unstable with tests/editors/debian-unstable, as root)')
+
+
 def needs_server(config: str) -> None:
-    needs_nvim()
-    if config == 'nvim011.lua' and nvim_version() < (0, 11):
-        pytest.skip(f'Neovim {nvim_version()} has no vim.lsp.config (0.11+; Debian bookworm has 0.7.2)')
+    neovim(config)
     needs_pygls()
 
 
@@ -174,7 +205,7 @@ def run_editor(tmp_path: Path, argv: list[str], kind: str = '', title: str = '',
 def run_nvim(tmp_path: Path, config: str, kind: str = '', title: str = '', code: str = '',
              hover: str = '', document: str = DOCUMENT) -> dict:
     """Neovim headless, tests/editors/``config`` its init file."""
-    argv = [NVIM, '--headless', '-n', '-i', 'NONE', '-u', str(EDITORS / config),
+    argv = [neovim(config), '--headless', '-n', '-i', 'NONE', '-u', str(EDITORS / config),
             '-c', f'luafile {EDITORS / "drive.lua"}']
     return run_editor(tmp_path, argv, kind, title, code, hover, document)
 
@@ -345,9 +376,220 @@ def test_emacs_eglot_pylsp_quick_fix(tmp_path):
     assert seen['file'] == QUICK_FIXED.encode('utf-8')
 
 
-@pytest.mark.parametrize('name', [*SET_UPS, 'nvim07-pylsp.lua', 'eglot.el', 'eglot-pylsp.el'])
+class Helix:
+    """Helix in a detached tmux session of its own (Helix has no headless
+    mode): the test types keys and reads the screen.  Its configuration
+    folder holds tests/editors/languages.toml; helix-config.toml is its -c."""
+
+    WIDTH = 200  # every message whole at the end of its line
+
+    def __init__(self, tmp_path: Path, document: str) -> None:
+        work = tmp_path / 'project'
+        work.mkdir()
+        (work / '.git').mkdir()
+        self.target = work / 'example.py'
+        self.target.write_bytes(document.encode('utf-8'))
+        config = tmp_path / 'xdg_config_home' / 'helix'
+        config.mkdir(parents=True)
+        shutil.copyfile(EDITORS / 'languages.toml', config / 'languages.toml')
+        env = dict(os.environ, PATH=f'{BIN}{os.pathsep}{os.environ.get("PATH", "")}', HOME=str(tmp_path))
+        for name in ('XDG_CONFIG_HOME', 'XDG_DATA_HOME', 'XDG_STATE_HOME', 'XDG_CACHE_HOME'):
+            env[name] = str(tmp_path / name.lower())
+        env.pop('TMUX', None)  # a tmux of its own, even when the tests run inside one
+        self.log = tmp_path / 'helix.log'
+        self.socket = f'flake8-escapes-{os.getpid()}-{tmp_path.name}'
+        argv = [HX, '-c', str(EDITORS / 'helix-config.toml'), '--log', str(self.log), str(self.target)]
+        self.tmux('-f', os.devnull, 'new-session', '-d', '-x', str(self.WIDTH), '-y', '24',
+                  '-c', str(work), shlex.join(argv), env=env)
+        self.socket_path = Path(self.tmux('display-message', '-p', '#{socket_path}').strip())
+
+    def tmux(self, *args: str, env: dict[str, str] | None = None) -> str:
+        proc = subprocess.run([TMUX, '-L', self.socket, *args], capture_output=True, text=True,
+                              encoding='utf-8', errors='replace', env=env, timeout=60)
+        assert proc.returncode == 0, (args, proc.stderr)
+        return proc.stdout
+
+    def screen(self, colours: bool = False) -> str:
+        return self.tmux('capture-pane', '-p', *(['-e'] if colours else []))
+
+    def running(self) -> bool:
+        return subprocess.run([TMUX, '-L', self.socket, 'has-session'], capture_output=True,
+                              timeout=60).returncode == 0
+
+    def wait(self, what: str, ready: Callable[[str], bool], timeout: float = 60) -> str:
+        """The screen once ``ready`` holds for it (polled; the screen and Helix's
+        log in the failure after ``timeout`` seconds)."""
+        deadline = time.monotonic() + timeout
+        while True:
+            shown = self.screen()
+            if ready(shown):
+                return shown
+            if time.monotonic() > deadline:
+                log = self.log.read_text(encoding='utf-8', errors='replace') if self.log.exists() else ''
+                log = log[-3000:]
+                pytest.fail(f'Helix: no {what} after {timeout} s; the screen:\n{shown}\nits log:\n{log}')
+            time.sleep(0.1)
+
+    def keys(self, *keys: str) -> None:
+        """Keys by tmux's names (Enter, C-n)."""
+        self.tmux('send-keys', *keys)
+
+    def type(self, text: str) -> None:
+        self.tmux('send-keys', '-l', text)
+
+    def command(self, text: str) -> None:
+        self.type(f':{text}')
+        self.wait(f'prompt for :{text}', lambda shown: shown.splitlines()[-1].startswith(f':{text}'))
+        self.keys('Enter')
+
+    def choose(self, title: str) -> None:
+        """The code action whose title contains ``title``, from the open menu:
+        move down (C-n) until the highlighted item, in reverse video, is it."""
+        chosen = re.compile(r'\x1b\[7m(?:\x1b\[[0-9;]*m)* *[^\x1b]*' + re.escape(title))
+        self.wait(f'code action "{title}"', lambda shown: title in shown)
+        for _ in range(10):
+            before = self.screen(colours=True)
+            if chosen.search(before):
+                self.keys('Enter')
+                return
+            self.keys('C-n')
+            self.wait('the next code action', lambda _: self.screen(colours=True) != before)
+        pytest.fail(f'Helix: "{title}" never highlighted; the screen:\n{self.screen()}')
+
+    def quit(self) -> bytes:
+        """Quit, once Helix has written the file; its bytes."""
+        self.command('q!')
+        deadline = time.monotonic() + 60
+        while self.running():
+            assert time.monotonic() < deadline, self.screen()
+            time.sleep(0.1)
+        return self.target.read_bytes()
+
+    def close(self) -> None:
+        if self.running():
+            subprocess.run([TMUX, '-L', self.socket, 'kill-server'], capture_output=True, timeout=60)
+        self.socket_path.unlink(missing_ok=True)  # tmux leaves it
+
+
+@pytest.fixture
+def helix(tmp_path):
+    """A function that starts Helix on a document."""
+    needs_helix()
+    needs_pygls()
+    started = []
+
+    def start(document: str = DOCUMENT) -> Helix:
+        started.append(Helix(tmp_path, document))
+        return started[-1]
+    yield start
+    for editor in started:
+        editor.close()
+
+
+@pytest.mark.parametrize('name', [*SET_UPS, 'nvim07-pylsp.lua', 'eglot.el', 'eglot-pylsp.el',
+                                  'languages.toml'])
 def test_docs_give_the_tested_set_up(name):
     """docs/editors.md shows the very set-up files the tests run."""
     text = (EDITORS / name).read_text(encoding='utf-8')
-    language = 'lua' if name.endswith('.lua') else 'elisp'
+    language = {'.lua': 'lua', '.el': 'elisp', '.toml': 'toml'}[Path(name).suffix]
     assert f'```{language}\n{text}```' in DOCS.read_text(encoding='utf-8')
+
+
+def underlined(coloured: str) -> list[str]:
+    """Each line of a coloured screen (capture-pane -e) with its underlined
+    runs in brackets: Helix underlines each diagnostic's range."""
+    marked = []
+    for line in coloured.splitlines():
+        out, under = [], False
+        for sgr, text in re.findall(r'\x1b\[([0-9;]*)m|([^\x1b]+)', line):
+            if text:
+                out.append(text)
+                continue
+            codes = sgr.split(';')
+            now = '4' in codes or (under and not {'0', '', '24'} & set(codes))
+            if now != under:
+                out.append('[' if now else ']')
+            under = now
+        marked.append(''.join(out) + (']' if under else ''))
+    return marked
+
+
+def helix_opened(helix: Helix) -> str:
+    """The screen once the server's diagnostics show (the last line's message)."""
+    return helix.wait('diagnostics', lambda shown: 'U+0001' in shown and '● 1 ' in shown)
+
+
+@pytest.mark.server
+def test_helix_shows_each_diagnostic_on_its_escape(helix):
+    """Helix underlines each escape, the emoji before them counted right, and
+    counts 4 warnings (ESC301) and 1 error (ESC401, the set-up's severity)."""
+    editor = helix()
+    shown = helix_opened(editor)
+    marked = underlined(editor.screen(colours=True))
+    code = [line for line in marked if re.match(r'\S? +\d+ ', line)]
+    assert code[0].split('  ', 2)[2].startswith('label = "\N{SNAKE}"; pattern = \'[\\d]+[\\.\\w]\'')
+    assert "re.findall('[\\w]+', label)" in code[2]
+    assert 're.sub("(a)", "[\\1]", label)' in code[3]
+    status = shown.splitlines()[-2]
+    assert '● 4 ● 1 ' in status
+    # the default theme: warnings yellow (33), errors red (31)
+    assert re.search(r'\x1b\[33m●\x1b\[[0-9;]*m 4 \x1b\[31m●\x1b\[[0-9;]*m 1 ', editor.screen(colours=True))
+
+
+@pytest.mark.server
+def test_helix_hover(helix):
+    """space k on ESC401's escape (]D: the last diagnostic): the code, and this report's message."""
+    editor = helix()
+    helix_opened(editor)
+    editor.type(']D')
+    column = LINES[3].index('\\1') + 2  # the escape selected, the cursor on its last character
+    editor.wait('the move to the escape', lambda shown: f' 4:{column}\n' in shown)
+    editor.type(' k')
+    shown = editor.wait('the hover', lambda shown: 'Why: ' in shown)
+    assert 'ESC401 (' in shown
+    assert "Why: '\\1' is the control character U+0001" in shown
+
+
+# Helix's move to the diagnostic, the code action's title, the file saved.
+HELIX_ACTIONS = {
+    'quick fix': (DOCUMENT, ']d', 'Make raw (same value)', QUICK_FIXED),
+    'unsafe quick fix': (DOCUMENT, ']D', 'changes the value', UNSAFE_FIXED),
+    'noqa': (DOCUMENT, ']D', 'Ignore ESC401 on this line', SILENCED),
+    'a file CPython refuses': (REFUSED, ']d', 'changes the value', REFUSED_FIXED),
+}
+
+
+@pytest.mark.server
+@pytest.mark.parametrize('action', HELIX_ACTIONS)
+def test_helix_code_action(helix, action):
+    """The code action menu (space a) on the diagnostic that ]d (the first)
+    or ]D (the last) selects; the file written with the server stopped, so
+    that the set-up's fix on save does not run."""
+    document, move, title, expected = HELIX_ACTIONS[action]
+    editor = helix(document)
+    if document == REFUSED:
+        editor.wait('ESC304', lambda shown: 'C:\\Users' in shown and '● 1 ' in shown)
+    else:
+        helix_opened(editor)
+    editor.type(move)
+    if move == ']d':  # the first escape's range selected, the cursor on its last character
+        column = document.index('\\d' if document == DOCUMENT else '\\U') + 2
+        editor.wait('the move to the escape', lambda shown: f' 1:{column}\n' in shown)
+    editor.type(' a')
+    editor.choose(title)
+    editor.wait('the edit', lambda shown: '[+]' in shown)
+    editor.command('lsp-stop')  # its diagnostics go with it
+    editor.wait('the server stopped', lambda shown: '●' not in shown)
+    editor.command('w')
+    editor.wait('the write', lambda shown: 'written' in shown)
+    assert editor.quit() == expected.encode('utf-8')
+
+
+@pytest.mark.server
+def test_helix_fixes_all_on_save(helix):
+    """The set-up's code-actions-on-save runs source.fixAll.flake8-escapes on :w."""
+    editor = helix()
+    helix_opened(editor)
+    editor.command('w')
+    editor.wait('the write', lambda shown: 'written' in shown)
+    assert editor.quit() == ALL_FIXED.encode('utf-8')
