@@ -368,6 +368,29 @@ def test_quick_fixes_safe_unsafe_and_noqa_applied(tmp_path):
     run(tmp_path, body)
 
 
+def test_a_client_that_resolves_gets_the_noqa_edit_when_it_resolves_it(tmp_path):
+    """Listing the actions at a diagnostic costs no pass of the tokenizer: the noqa's edit is
+    made on codeAction/resolve; where the text does not tokenize (an open bracket) there is
+    none, and the log says why."""
+    text = "x = '\\d'  # noqa: E501\n"
+
+    async def body(session: Session) -> None:
+        uri = session.open('a.py', text)
+        diagnostic, = await session.diagnostics(uri)
+        fix, noqa = await session.actions(uri, diagnostic, only=['quickfix'])
+        assert fix.title == 'Make raw (same value)' and fix.edit is not None
+        assert noqa.title == 'Ignore ESC301 on this line' and noqa.edit is None
+        resolved = await session.client.code_action_resolve_async(noqa)
+        assert applied(text, edits_of(resolved, uri)) == "x = '\\d'  # noqa: E501,ESC301\n"
+        session.change(uri, types.TextDocumentContentChangeWholeDocument(text + 'f(\n'))
+        diagnostic, = await session.diagnostics(uri)  # from the literal's text: it does not parse
+        _, noqa = await session.actions(uri, diagnostic, only=['quickfix'])
+        assert (await session.client.code_action_resolve_async(noqa)).edit is None
+        assert any('no "# noqa" for ESC301 on line 1: the text does not tokenize' in item.message
+                   for item in session.logged)
+    run(tmp_path, body, resolve=True)
+
+
 @pytest.mark.skipif(sys.version_info < (3, 12), reason="a backslash in an f-string's field: 3.12+")
 def test_a_fix_the_fixer_leaves_alone_is_shown_disabled_with_its_reason(tmp_path):
     text = "x = f\"{'\\d'=}\"\n"  # the field's text is part of the value: never edited

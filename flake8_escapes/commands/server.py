@@ -276,7 +276,7 @@ class Engine:
             inside = [item for item in self.diagnostics(document)
                       if (item.line, item.column) <= last and first <= (item.end_line, item.end_column)]
             for item in inside[:QUICK_FIXES]:
-                actions.extend(self.quick_fixes(document, item, self.noqa_edit(document, item)))
+                actions.extend(self.quick_fixes(document, item))
         if wanted(FIX_ALL):
             actions.extend(self.fix_all(document))
         return actions
@@ -296,13 +296,24 @@ class Engine:
                                  edit=self.workspace_edit(document, planned.edits))]
 
     def resolved(self, action: types.CodeAction) -> types.CodeAction:
-        """A fix-all action with its edit, if its text is still the one it was offered for."""
+        """A fix-all or noqa action with its edit, if its text is still the one it was offered for."""
         data = action.data if isinstance(action.data, dict) else {}
         document = self.documents.get(str(data.get('uri')))
-        if document is not None and document.version == data.get('version') and action.kind == FIX_ALL:
-            planned = self.planned(document, None)
-            if planned.edits:
-                action.edit = self.workspace_edit(document, planned.edits)
+        if document is None or document.version != data.get('version'):
+            return action
+        edits: list[api.Edit] = []
+        if action.kind == FIX_ALL:
+            edits = self.planned(document, None).edits
+        elif data.get('noqa'):
+            item = next((item for item in self.diagnostics(document)
+                         if [item.line, item.column, item.code] == data['noqa']), None)
+            noqa = self.noqa_edit(document, item) if item is not None else None
+            edits = [noqa] if noqa is not None else []
+            if not edits:
+                self.complaints.append(f'{NAME}: no "# noqa" for {data["noqa"][2]} on line {data["noqa"][0]}: '
+                                       'the text does not tokenize (flake8 would read no noqa comment)')
+        if edits:
+            action.edit = self.workspace_edit(document, edits)
         return action
 
     def kept(self, document: Document) -> Kept:
@@ -331,8 +342,9 @@ class Engine:
             noqas.update(zip(found, api.noqa_edits(document.text, found)))
         return noqas[item]
 
-    def quick_fixes(self, document: Document, item: api.Diagnostic,
-                    noqa: api.Edit | None) -> list[types.CodeAction]:
+    def quick_fixes(self, document: Document, item: api.Diagnostic) -> list[types.CodeAction]:
+        """``item``'s fix (its title says what the plan's edits do) and noqa; the noqa's edit
+        when it is resolved, where the client can (it takes a pass of the tokenizer)."""
         planned = self.planned(document, item)
         shown = [self.to_lsp(document, item)]
         actions = []
@@ -345,6 +357,13 @@ class Engine:
             actions.append(types.CodeAction(
                 api.fix_title(item, []), kind=types.CodeActionKind.QuickFix, diagnostics=shown,
                 disabled=types.CodeActionDisabled(f'left alone: {why or "the fixer has no edit for it"}')))
+        if self.resolves_edits:
+            actions.append(types.CodeAction(
+                api.noqa_title(item), kind=types.CodeActionKind.QuickFix, diagnostics=shown,
+                data={'uri': document.uri, 'version': document.version,
+                      'noqa': [item.line, item.column, item.code]}))
+            return actions
+        noqa = self.noqa_edit(document, item)
         if noqa is not None:
             actions.append(types.CodeAction(
                 api.noqa_title(item), kind=types.CodeActionKind.QuickFix, diagnostics=shown,
@@ -485,7 +504,11 @@ def build() -> LanguageServer:  # noqa: C901 - one small handler per message, re
 
     @server.feature(types.CODE_ACTION_RESOLVE)
     def code_action_resolve(params: types.CodeAction) -> types.CodeAction:
-        return engine.resolved(params)
+        resolved = engine.resolved(params)
+        for complaint in engine.complaints:
+            log(types.MessageType.Warning, complaint)
+        engine.complaints.clear()
+        return resolved
 
     @server.feature(types.TEXT_DOCUMENT_HOVER)
     def hover(params: types.HoverParams) -> types.Hover | None:
