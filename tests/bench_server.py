@@ -13,7 +13,7 @@ the server checks once, ``server.PAUSE`` after the last) to its diagnostics; the
 process's CPU time beside the first two (the wall clock includes the waits of a loaded
 machine).  Then the code actions at the first diagnostic (its quick fix and noqa, and fix-all),
 asked once of that text, as a client that resolves an action's edit (``codeAction/resolve``:
-Neovim, VS Code, Helix, Sublime's LSP) asks them: the noqa's edit and fix-all's are made when
+Neovim, VS Code) asks them: the noqa's edit and fix-all's are made when
 resolved, timed apart; ``--no-resolve``: a client that cannot, for which they are made with
 the rest.
 """
