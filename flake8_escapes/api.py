@@ -17,6 +17,7 @@ flake8 plugin's users never pay its import.
 from __future__ import annotations
 
 import ast
+import bisect
 import contextlib
 import io
 import os
@@ -136,6 +137,12 @@ def checked(text: str, lines: list[str], regex_functions: Iterable[apis.Api],
     """Every report of the checks on ``text`` (``lines``: its lines), or the
     error (``PROBLEMS``) that stopped them: it does not parse or tokenize.
     ``escapes=False``: parse only (no row can report; E999 is still found)."""
+    return _checked(text, lines, regex_functions, escapes)[0]
+
+
+def _checked(text: str, lines: list[str], regex_functions: Iterable[apis.Api],
+             escapes: bool = True) -> tuple[Checked, ast.Module | None]:
+    """``checked``, and the text's AST when the checks ran on it."""
     try:
         with warnings.catch_warnings():
             warnings.simplefilter('ignore')  # the compiler's own escape warnings
@@ -143,8 +150,8 @@ def checked(text: str, lines: list[str], regex_functions: Iterable[apis.Api],
             tokens = source.tokens_for(tree, lines) if escapes else []
             found = list(checks.all_reports(tree, tokens, lines, regex_functions)) if tokens else []
     except PROBLEMS as error:
-        return Checked([], error)
-    return Checked(found, None)
+        return Checked([], error), None
+    return Checked(found, None), tree
 
 
 def may_report(lines: list[str], rows: list[int]) -> bool:
@@ -191,14 +198,58 @@ def lint(text: str, settings: config.Config | None = None, filename: str = 'stdi
     if prefilter and not may_report(lines, source.reportable_rows(lines)):  # check's fast path: not parsed
         return []
     functions = settings.regex_functions if settings else ()
-    reports, error = checked(text, lines, functions)
+    (reports, error), tree = _checked(text, lines, functions)
     if isinstance(error, (SyntaxError, UnicodeDecodeError)):  # check's reports of such a file
         reports = text_reports(lines) or []
-    noqa = _noqa_lines(lines) if 'noqa' in text.lower() and not _noqa_off(settings) else {}
     shown = _reported(settings, filename)
-    found = [_diagnostic(report) for report in reports
-             if report.code in shown and not _inline_ignored(report, noqa.get(report.line))]
+    reports = [report for report in reports if report.code in shown]
+    silenced = 'noqa' in text.lower() and not _noqa_off(settings) and _may_be_silenced(reports, lines, tree)
+    noqa = _noqa_lines(lines) if silenced else {}
+    found = [_diagnostic(report) for report in reports if not _inline_ignored(report, noqa.get(report.line))]
     return sorted(found, key=lambda item: (item.line, item.column, item.code))
+
+
+def _may_be_silenced(reports: list[rules.Report], lines: list[str], tree: ast.Module | None) -> bool:
+    """May a ``# noqa`` silence one of ``reports``?  flake8 searches the lines
+    between two line-end tokens (NL, NEWLINE) of the report's line, and those
+    never reach past the top-level statement that holds it (``_spans``): not
+    when no line of those statements holds a ``# noqa`` (then the text need
+    not be tokenized: a pass as long as the checks' on 2,000 lines).  Without
+    the AST, or a report outside every span: maybe."""
+    marked = [number for number, line in enumerate(lines, 1) if NOQA_INLINE_REGEXP.search(line)]
+    if not (reports and marked):
+        return False
+    if tree is None:
+        return True
+    spans = _spans(tree, lines)
+    for report in reports:
+        index = bisect.bisect_right(spans, (report.line, len(lines) + 1)) - 1
+        if index < 0 or spans[index][1] < report.line:
+            return True
+        first, last = spans[index]
+        at = bisect.bisect_left(marked, first)
+        if at < len(marked) and marked[at] <= last:
+            return True
+    return False
+
+
+def _spans(tree: ast.Module, lines: list[str]) -> list[tuple[int, int]]:
+    """The (first, last) lines of the top-level statements, decorators included,
+    those that share a line or are joined by a line that ends with a backslash
+    (a continuation, or one in a comment: more lines, never fewer) merged."""
+    spans: list[tuple[int, int]] = []
+    for node in tree.body:
+        first = min([node.lineno, *(item.lineno for item in getattr(node, 'decorator_list', ()))])
+        last = node.end_lineno or node.lineno
+        while first > 1 and lines[first - 2].rstrip('\r\n').endswith('\\'):
+            first -= 1
+        while last < len(lines) and lines[last - 1].rstrip('\r\n').endswith('\\'):
+            last += 1
+        if spans and first <= spans[-1][1]:
+            spans[-1] = (spans[-1][0], max(spans[-1][1], last))
+        else:
+            spans.append((first, last))
+    return spans
 
 
 def _file_ignored(text: str, lines: list[str]) -> bool:

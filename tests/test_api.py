@@ -115,6 +115,37 @@ def test_noqa_edit_silences_the_report_as_flake8_reads_it(tmp_path, source, expe
     assert run.returncode == 0 and run.stdout == '', run.stdout + run.stderr
 
 
+@pytest.mark.parametrize('source', [
+    "import os  # noqa: F401\nx = '\\d'\n",                  # a noqa of another statement
+    "x = '\\d'  # noqa: ESC301\n",                            # on the report's line
+    "a = '# noqa'; \\\nx = '\\d'\n",                          # a continuation joins the lines
+    'a = """\n# noqa\n"""; x = \'\\d\'\n',                    # a string's lines, then the report
+    'x = f("""\n\\d\n""")  # noqa: ESC301\n',                  # the string's last line has the comment
+    "@dec(1)  # noqa: ESC301\ndef f(x='\\d'):\n    pass\n",     # a decorator: a line of its own
+    "def f():\n    x = '\\d'\n    y = 1  # noqa\n",            # the same statement, another line
+    "x = ('\\d',\n     1)  # noqa: ESC301\n",                   # brackets: a line end inside is an NL
+])
+def test_lint_honours_noqa_on_the_lines_flake8_reads(tmp_path, source):
+    path = tmp_path / 'a.py'
+    path.write_text(source)
+    run = subprocess.run([sys.executable, '-m', 'flake8', '--isolated', '--select=ESC', str(path)],
+                         capture_output=True, text=True, cwd=tmp_path,
+                         env={**os.environ, 'PYTHONWARNINGS': ''})
+    shown = [line.split(':')[1] + ' ' + line.split(': ', 1)[1].split()[0] for line in run.stdout.splitlines()]
+    assert [f'{item.line} {item.code}' for item in api.lint(source)] == shown, run.stderr
+
+
+def test_a_noqa_outside_the_reports_statements_needs_no_tokenizing(monkeypatch):
+    """flake8's noqa lines take a pass of the tokenizer; a text whose ``# noqa`` comments
+    stand in other top-level statements than its reports is spared it."""
+    passes = []
+    noqa_lines = api._noqa_lines
+    monkeypatch.setattr(api, '_noqa_lines', lambda lines: passes.append(1) or noqa_lines(lines))
+    assert [item.code for item in api.lint("import os  # noqa: F401\nx = '\\d'\n")] == ['ESC301']
+    assert passes == []
+    assert api.lint("import os\nx = '\\d'  # noqa: ESC301\n") == [] and passes == [1]
+
+
 DATA = pathlib.Path(__file__).parent / 'data'
 DATA_FILES = sorted([*DATA.glob('*.py'), *(DATA / 'refused').glob('*.py')])
 
