@@ -1,10 +1,11 @@
 """``flake8-escapes server``: a Language Server Protocol server over stdio (pygls, lsprotocol).
 
 A thin front end on the public API (``api``): diagnostics of the editor's text
-(``api.lint``, on open, on each change after a short pause, on save), quick
-fixes and fix-all from the fixer's own plan (``api.fixes``, ``api.fix``),
-``# noqa`` (``api.noqa_edit``), hover from the registry (``rules``).  It writes
-no checking or fixing logic of its own: it converts positions (the API counts
+(``api.lint``, on open, on each change: at once after a quiet time, a burst
+once at its end; on save), quick fixes and fix-all from the fixer's own plan
+(``api.fixes``, ``api.fix``), ``# noqa`` (``api.noqa_edits``), their titles
+(``api.fix_title``), hover from the registry (``rules``).  It writes no
+checking or fixing logic of its own: it converts positions (the API counts
 code points; the client UTF-16 units unless it negotiated UTF-8 or UTF-32),
 finds each file's flake8 configuration (``api.settings``, read again when a
 config file changes) and schedules the runs (a newer version of a text drops
@@ -311,7 +312,8 @@ class Engine:
             edits = [noqa] if noqa is not None else []
             if not edits:
                 self.complaints.append(f'{NAME}: no "# noqa" for {data["noqa"][2]} on line {data["noqa"][0]}: '
-                                       'the text does not tokenize (flake8 would read no noqa comment)')
+                                       'the text does not tokenize (flake8 would read no noqa comment), '
+                                       'or a bare "# noqa" there names every code already')
         if edits:
             action.edit = self.workspace_edit(document, edits)
         return action
