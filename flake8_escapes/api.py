@@ -17,6 +17,7 @@ flake8 plugin's users never pay its import.
 from __future__ import annotations
 
 import ast
+import bisect
 import contextlib
 import io
 import os
@@ -36,7 +37,8 @@ if TYPE_CHECKING:
 
 __all__ = [
     'SAFE', 'UNSAFE', 'CODES', 'Diagnostic', 'Edit', 'LeftAlone', 'Fix', 'Checked',
-    'lint', 'fix', 'fixes', 'noqa_edit', 'settings', 'checked', 'text_reports', 'fix_bytes', 'parsed',
+    'lint', 'fix', 'fixes', 'noqa_edit', 'noqa_edits', 'settings', 'checked', 'text_reports', 'fix_bytes',
+    'parsed', 'fix_title', 'noqa_title', 'FIX_ALL_TITLE',
 ]
 
 #: The codes whose fix keeps every value, and those whose fix changes a value to what was meant.
@@ -47,6 +49,17 @@ CODES = tuple(rule.code for rule in rules.RULES)
 PROBLEMS = (SyntaxError, tokenize.TokenError, SystemError, UnicodeDecodeError)
 #: The exceptions the fixer raises for a text it cannot fix (it does not parse, ...), besides ``fix.Refused``.
 UNFIXABLE = (SyntaxError, ValueError, UnicodeDecodeError, RecursionError)
+#: The title of the action that makes every safe fix (``fix``), in every editor.
+FIX_ALL_TITLE = 'Fix all safe escape problems'
+#: What an unsafe fix changes, for its title: "Make raw (changes the value: ...)".
+CHANGES = {
+    'ESC304': '`{escape}` becomes a backslash and its letters, and the file compiles',
+    'ESC401': '`{escape}` becomes a backreference',
+    'ESC402': '`\\b` becomes a word boundary',
+    'ESC501': '`{escape}` becomes a backslash in the path',
+    'ESC601': "`{escape}` becomes the start of TeX's command",
+    'ESC602': '`{escape}` reaches the doctest example as written',
+}
 
 
 def _fixer() -> Any:
@@ -124,6 +137,12 @@ def checked(text: str, lines: list[str], regex_functions: Iterable[apis.Api],
     """Every report of the checks on ``text`` (``lines``: its lines), or the
     error (``PROBLEMS``) that stopped them: it does not parse or tokenize.
     ``escapes=False``: parse only (no row can report; E999 is still found)."""
+    return _checked(text, lines, regex_functions, escapes)[0]
+
+
+def _checked(text: str, lines: list[str], regex_functions: Iterable[apis.Api],
+             escapes: bool = True) -> tuple[Checked, ast.Module | None]:
+    """``checked``, and the text's AST when the checks ran on it."""
     try:
         with warnings.catch_warnings():
             warnings.simplefilter('ignore')  # the compiler's own escape warnings
@@ -131,8 +150,8 @@ def checked(text: str, lines: list[str], regex_functions: Iterable[apis.Api],
             tokens = source.tokens_for(tree, lines) if escapes else []
             found = list(checks.all_reports(tree, tokens, lines, regex_functions)) if tokens else []
     except PROBLEMS as error:
-        return Checked([], error)
-    return Checked(found, None)
+        return Checked([], error), None
+    return Checked(found, None), tree
 
 
 def may_report(lines: list[str], rows: list[int]) -> bool:
@@ -161,26 +180,76 @@ def _lines(text: str) -> tuple[str, list[str]]:
     return ''.join(lines), lines
 
 
-def lint(text: str, settings: config.Config | None = None, filename: str = 'stdin') -> list[Diagnostic]:
+def lint(text: str, settings: config.Config | None = None, filename: str = 'stdin', *,
+         prefilter: bool = True) -> list[Diagnostic]:
     """Every ESC report of ``text``, as ``flake8-escapes check`` gives it for a
     file named ``filename`` under ``settings`` (select, ignore, per-file-ignores,
     ``# noqa`` and escapes-regex-functions; None: every code, ``# noqa``
     honoured), sorted by place.  A text that does not parse gets the reports its
-    literals' text gives (ESC304, ESC301-ESC303, ESC501 by its text)."""
+    literals' text gives (ESC304, ESC301-ESC303, ESC501 by its text).
+
+    ``prefilter=False`` skips check's pre-filter (``may_report``), which spares
+    the parse of a text that cannot report and only costs time on one that
+    does: the reports are the same, it is quicker for a text likely to report
+    (an editor's text whose last version did)."""
     text, lines = _lines(text)
     if '\\' not in text or (_file_ignored(text, lines) and not _noqa_off(settings)):
         return []
-    if not may_report(lines, source.reportable_rows(lines)):  # check's fast path: not even parsed
+    if prefilter and not may_report(lines, source.reportable_rows(lines)):  # check's fast path: not parsed
         return []
     functions = settings.regex_functions if settings else ()
-    reports, error = checked(text, lines, functions)
+    (reports, error), tree = _checked(text, lines, functions)
     if isinstance(error, (SyntaxError, UnicodeDecodeError)):  # check's reports of such a file
         reports = text_reports(lines) or []
-    noqa = _noqa_lines(lines) if 'noqa' in text.lower() and not _noqa_off(settings) else {}
     shown = _reported(settings, filename)
-    found = [_diagnostic(report) for report in reports
-             if report.code in shown and not _inline_ignored(report, noqa.get(report.line))]
+    reports = [report for report in reports if report.code in shown]
+    silenced = 'noqa' in text.lower() and not _noqa_off(settings) and _may_be_silenced(reports, lines, tree)
+    noqa = _noqa_lines(lines) if silenced else {}
+    found = [_diagnostic(report) for report in reports if not _inline_ignored(report, noqa.get(report.line))]
     return sorted(found, key=lambda item: (item.line, item.column, item.code))
+
+
+def _may_be_silenced(reports: list[rules.Report], lines: list[str], tree: ast.Module | None) -> bool:
+    """May a ``# noqa`` silence one of ``reports``?  flake8 searches the lines
+    between two line-end tokens (NL, NEWLINE) of the report's line, and those
+    never reach past the top-level statement that holds it (``_spans``): not
+    when no line of those statements holds a ``# noqa`` (then the text need
+    not be tokenized: a pass as long as the checks' on 2,000 lines).  Without
+    the AST, or a report outside every span: maybe."""
+    marked = [number for number, line in enumerate(lines, 1) if NOQA_INLINE_REGEXP.search(line)]
+    if not (reports and marked):
+        return False
+    if tree is None:
+        return True
+    spans = _spans(tree, lines)
+    for report in reports:
+        index = bisect.bisect_right(spans, (report.line, len(lines) + 1)) - 1
+        if index < 0 or spans[index][1] < report.line:
+            return True
+        first, last = spans[index]
+        at = bisect.bisect_left(marked, first)
+        if at < len(marked) and marked[at] <= last:
+            return True
+    return False
+
+
+def _spans(tree: ast.Module, lines: list[str]) -> list[tuple[int, int]]:
+    """The (first, last) lines of the top-level statements, decorators included,
+    those that share a line or are joined by a line that ends with a backslash
+    (a continuation, or one in a comment: more lines, never fewer) merged."""
+    spans: list[tuple[int, int]] = []
+    for node in tree.body:
+        first = min([node.lineno, *(item.lineno for item in getattr(node, 'decorator_list', ()))])
+        last = node.end_lineno or node.lineno
+        while first > 1 and lines[first - 2].rstrip('\r\n').endswith('\\'):
+            first -= 1
+        while last < len(lines) and lines[last - 1].rstrip('\r\n').endswith('\\'):
+            last += 1
+        if spans and first <= spans[-1][1]:
+            spans[-1] = (spans[-1][0], max(spans[-1][1], last))
+        else:
+            spans.append((first, last))
+    return spans
 
 
 def _file_ignored(text: str, lines: list[str]) -> bool:
@@ -288,15 +357,50 @@ def _line_edits(old: list[str], new: list[str]) -> Iterator[Edit]:
         yield Edit(number, start, len(was) - end - start, now[start:len(now) - end])
 
 
+def fix_title(diagnostic: Diagnostic, edits: Sequence[Edit]) -> str:
+    """The title of ``diagnostic``'s quick fix made of ``edits`` (its plan from
+    ``fixes``), the same in every editor: what the edits do ("Make raw",
+    "Double the backslash", "Write `\\u01ff`": the new text as written; "Fix
+    ESC301" without edits), then "(same value)" for a safe fix, or what an
+    unsafe one changes: "Make raw (changes the value: `\\1` becomes a
+    backreference)"."""
+    if edits and all(edit.length == 0 and edit.text.strip() == 'r' for edit in edits):
+        what = 'Make raw'
+    elif edits and all(edit.length == 0 and edit.text == '\\' for edit in edits):
+        what = 'Double the backslash' + ('es' if len(edits) > 1 else '')
+    elif len(edits) == 1:
+        what = f'Write `{edits[0].text}`'  # as written (a repr would double its backslash)
+    else:
+        what = f'Fix {diagnostic.code}'
+    if diagnostic.fix == rules.UNSAFE:
+        return f'{what} (changes the value: {CHANGES[diagnostic.code].format(escape=diagnostic.escape)})'
+    return f'{what} (same value)'
+
+
+def noqa_title(diagnostic: Diagnostic) -> str:
+    """The title of the action that adds ``diagnostic``'s code to its line's ``# noqa`` (``noqa_edit``)."""
+    return f'Ignore {diagnostic.code} on this line'
+
+
 def noqa_edit(text: str, diagnostic: Diagnostic) -> Edit | None:
     """The edit that silences ``diagnostic`` as flake8 reads ``# noqa``: its code
     added to the first ``# noqa: CODES`` comment of the lines flake8 searches
     for it (its logical line, a multi-line string's included), or
     ``  # noqa: CODE`` at the end of their last line; None where the text does
     not tokenize (flake8 would find no ``# noqa``)."""
-    from flake8_escapes.fix.files import Edit
+    return noqa_edits(text, [diagnostic])[0]
+
+
+def noqa_edits(text: str, diagnostics: Sequence[Diagnostic]) -> list[Edit | None]:
+    """``noqa_edit`` of each diagnostic, in the order given, the text tokenized
+    once for them all (an editor asks for the actions of several at a time)."""
     text, lines = _lines(text)
-    mapping = _noqa_lines(lines)
+    mapping = _noqa_lines(lines) if diagnostics else {}
+    return [_noqa_edit(lines, mapping, item) for item in diagnostics]
+
+
+def _noqa_edit(lines: list[str], mapping: dict[int, str], diagnostic: Diagnostic) -> Edit | None:
+    from flake8_escapes.fix.files import Edit
     joined = mapping.get(diagnostic.line)
     if joined is None:
         return None

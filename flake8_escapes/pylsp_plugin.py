@@ -72,12 +72,6 @@ def wanted(kind: str, only: list[str] | None) -> bool:
     return not only or any(kind == item or kind.startswith(item + '.') for item in only)
 
 
-def fix_title(diagnostic: api.Diagnostic) -> str:
-    if diagnostic.code in api.UNSAFE:
-        return f'Fix {diagnostic.code} {diagnostic.escape} (unsafe: changes the value)'
-    return f'Fix {diagnostic.code} {diagnostic.escape}'
-
-
 def settings_for(config: Any, workspace: Any, document: Any) -> Config | None:
     """The workspace's flake8 configuration, with pylsp's flake8 settings that
     choose codes; None (every code) when flake8 refuses it."""
@@ -131,20 +125,23 @@ def buffer_of(config: Any, workspace: Any, document: Any) -> Buffer:
 def quick_fixes(buffer: Buffer, shown: list[Json]) -> list[Json]:
     """A fix and a noqa action per ESC diagnostic pylsp shows (one noqa per line and code)."""
     found = api.lint(buffer.text, buffer.settings, buffer.filename)
+    pairs = [(item, next((report for report in found if matches(buffer.lines, item, report)), None))
+             for item in shown]
+    known = [(item, report) for item, report in pairs if report is not None]
+    noqas = api.noqa_edits(buffer.text, [report for _, report in known])  # one pass of the tokenizer
     actions = []
     silenced: set[tuple[int, str]] = set()
-    for item in shown:
-        report = next((report for report in found if matches(buffer.lines, item, report)), None)
-        if report is None:
-            continue
+    for (item, report), noqa in zip(known, noqas):
         planned = api.fixes(buffer.text, [report], buffer.settings, buffer.filename)[0]
         if planned.edits:
-            actions.append({'title': fix_title(report), 'kind': QUICK_FIX, 'diagnostics': [item],
-                            'isPreferred': report.code not in api.UNSAFE, 'edit': buffer.edit(planned.edits)})
-        noqa = api.noqa_edit(buffer.text, report) if (report.line, report.code) not in silenced else None
+            actions.append({'title': api.fix_title(report, planned.edits), 'kind': QUICK_FIX,
+                            'diagnostics': [item], 'isPreferred': report.code not in api.UNSAFE,
+                            'edit': buffer.edit(planned.edits)})
+        if (report.line, report.code) in silenced:
+            noqa = None
         silenced.add((report.line, report.code))
         if noqa is not None:
-            actions.append({'title': f'Ignore {report.code} on this line', 'kind': QUICK_FIX,
+            actions.append({'title': api.noqa_title(report), 'kind': QUICK_FIX,
                             'diagnostics': [item], 'edit': buffer.edit([noqa])})
     return actions
 
@@ -153,7 +150,7 @@ def fix_all(buffer: Buffer) -> list[Json]:
     planned = api.fix(buffer.text, buffer.settings, buffer.filename)
     if not planned.edits:
         return []
-    return [{'title': 'Fix all safe escape problems', 'kind': FIX_ALL, 'edit': buffer.edit(planned.edits)}]
+    return [{'title': api.FIX_ALL_TITLE, 'kind': FIX_ALL, 'edit': buffer.edit(planned.edits)}]
 
 
 def code_actions(config: Any, workspace: Any, document: Any, context: Json) -> list[Json]:

@@ -115,6 +115,37 @@ def test_noqa_edit_silences_the_report_as_flake8_reads_it(tmp_path, source, expe
     assert run.returncode == 0 and run.stdout == '', run.stdout + run.stderr
 
 
+@pytest.mark.parametrize('source', [
+    "import os  # noqa: F401\nx = '\\d'\n",                  # a noqa of another statement
+    "x = '\\d'  # noqa: ESC301\n",                            # on the report's line
+    "a = '# noqa'; \\\nx = '\\d'\n",                          # a continuation joins the lines
+    'a = """\n# noqa\n"""; x = \'\\d\'\n',                    # a string's lines, then the report
+    'x = f("""\n\\d\n""")  # noqa: ESC301\n',                  # the string's last line has the comment
+    "@dec(1)  # noqa: ESC301\ndef f(x='\\d'):\n    pass\n",     # a decorator: a line of its own
+    "def f():\n    x = '\\d'\n    y = 1  # noqa\n",            # the same statement, another line
+    "x = ('\\d',\n     1)  # noqa: ESC301\n",                   # brackets: a line end inside is an NL
+])
+def test_lint_honours_noqa_on_the_lines_flake8_reads(tmp_path, source):
+    path = tmp_path / 'a.py'
+    path.write_text(source)
+    run = subprocess.run([sys.executable, '-m', 'flake8', '--isolated', '--select=ESC', str(path)],
+                         capture_output=True, text=True, cwd=tmp_path,
+                         env={**os.environ, 'PYTHONWARNINGS': ''})
+    shown = [line.split(':')[1] + ' ' + line.split(': ', 1)[1].split()[0] for line in run.stdout.splitlines()]
+    assert [f'{item.line} {item.code}' for item in api.lint(source)] == shown, run.stderr
+
+
+def test_a_noqa_outside_the_reports_statements_needs_no_tokenizing(monkeypatch):
+    """flake8's noqa lines take a pass of the tokenizer; a text whose ``# noqa`` comments
+    stand in other top-level statements than its reports is spared it."""
+    passes = []
+    noqa_lines = api._noqa_lines
+    monkeypatch.setattr(api, '_noqa_lines', lambda lines: passes.append(1) or noqa_lines(lines))
+    assert [item.code for item in api.lint("import os  # noqa: F401\nx = '\\d'\n")] == ['ESC301']
+    assert passes == []
+    assert api.lint("import os\nx = '\\d'  # noqa: ESC301\n") == [] and passes == [1]
+
+
 DATA = pathlib.Path(__file__).parent / 'data'
 DATA_FILES = sorted([*DATA.glob('*.py'), *(DATA / 'refused').glob('*.py')])
 
@@ -129,6 +160,53 @@ def test_lint_gives_what_the_check_command_gives(path, capsys):
     linted = {(str(item.line), str(item.column + 1), item.code) for item in api.lint(text)}
     assert linted == shown
     assert all(text.splitlines()[item.line - 1][item.column] == '\\' for item in api.lint(text))
+
+
+@pytest.mark.parametrize('path', DATA_FILES, ids=lambda path: path.name)
+def test_lint_without_the_prefilter_gives_the_same_reports(path):
+    """``prefilter=False`` (the server, on a text whose last version reported) only skips
+    check's pre-filter: the same reports, on texts that parse and on refused ones."""
+    text = path.read_text(encoding='utf-8')
+    assert api.lint(text, prefilter=False) == api.lint(text)
+
+
+@pytest.mark.parametrize('source', [
+    "x = 'a\\tb'  # '\\d'\n",   # everyday escapes, a backslash in a comment: the pre-filter says no
+    "x = 'C:\\temp'\n",           # a path by its text
+    "x = '\\d'\ndef (:\n",         # does not parse: the text's reports
+    "x = '\\t'\ndef (:\n",         # does not parse, nothing to report
+])
+def test_lint_without_the_prefilter_on_small_texts(source):
+    assert api.lint(source, prefilter=False) == api.lint(source)
+
+
+def test_titles_say_what_the_fix_does_and_what_an_unsafe_one_changes():
+    """One wording for the server and the pylsp plugin, from the fix's own edits."""
+    source = "import re\nx = '\\d'\ny = '\\d\\n'\nz = '\\777'\nfound = re.sub(r'(a)', '<\\1>', s)\n"
+    found = api.lint(source)
+    assert [item.code for item in found] == ['ESC301', 'ESC301', 'ESC303', 'ESC401']
+    titles = [api.fix_title(item, planned.edits) for item, planned in zip(found, api.fixes(source, found))]
+    assert titles == [
+        'Make raw (same value)',                 # x = r'\d'
+        'Double the backslash (same value)',     # '\n' must stay a newline: y = '\\d\n'
+        'Write `\\u01ff` (same value)',          # the value CPython stores for '\777', as written
+        'Make raw (changes the value: `\\1` becomes a backreference)',
+    ]
+    assert api.fix_title(found[0], []) == 'Fix ESC301 (same value)'  # no edit: offered disabled
+    assert api.noqa_title(found[3]) == 'Ignore ESC401 on this line'
+
+
+def test_noqa_edits_tokenize_the_text_once_for_every_diagnostic(monkeypatch):
+    source = "x = '\\d'\ny = f(\n    '\\q',  # noqa: E501\n)\n"
+    found = api.lint(source)
+    passes = []
+    noqa_lines = api._noqa_lines
+    monkeypatch.setattr(api, '_noqa_lines', lambda lines: passes.append(1) or noqa_lines(lines))
+    edits = api.noqa_edits(source, found)
+    assert len(passes) == 1
+    assert apply(source, [edit for edit in edits if edit is not None]) == (
+        "x = '\\d'  # noqa: ESC301\ny = f(\n    '\\q',  # noqa: E501,ESC301\n)\n")
+    assert edits == [api.noqa_edit(source, item) for item in found]
 
 
 def test_the_fix_of_a_refused_escape_makes_the_text_compile():

@@ -314,14 +314,16 @@ def test_pylsp_plugin_offers_the_fixes(tmp_path):
         assert ast.dump(ast.parse(safe)) == ast.dump(ast.parse(PLUGIN_DOCUMENT))  # same values
     assert flake8_codes(safe) == {'ESC401'} and flake8_codes(silenced) == {'ESC301'}
     assert flake8_codes(unsafe) == {'ESC301'}
-    quick = by_title['Fix ESC301 \\d']
+    # the server's titles (api.fix_title): what the edit does, and what an unsafe one changes
+    quick = by_title['Make raw (same value)']
     assert quick['diagnostics'] == [d for d in shown if d['code'] == 'ESC301'] and quick['isPreferred']
     (change,) = quick['edit']['changes'][uri]
     quote = lines[0].index("'")  # 'r' goes before it: the emoji counts two UTF-16 units
     assert change['range']['start'] == {'line': 0, 'character': quote + 1}
     assert applied(PLUGIN_DOCUMENT, quick['edit']) == safe
     assert applied(PLUGIN_DOCUMENT, by_title['Fix all safe escape problems']['edit']) == safe
-    assert applied(PLUGIN_DOCUMENT, by_title['Fix ESC401 \\1 (unsafe: changes the value)']['edit']) == unsafe
+    unsafe_title = 'Make raw (changes the value: `\\1` becomes a backreference)'
+    assert applied(PLUGIN_DOCUMENT, by_title[unsafe_title]['edit']) == unsafe
     assert applied(PLUGIN_DOCUMENT, by_title['Ignore ESC401 on this line']['edit']) == silenced
     assert 'Ignore ESC301 on this line' in by_title
 

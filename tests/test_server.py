@@ -273,6 +273,77 @@ def test_a_newer_version_drops_the_runs_of_older_ones(tmp_path):
     run(tmp_path, body)
 
 
+# -- the engine in this process: scheduling, the pre-filter, what is kept per text ----------------
+
+def engine_of(text: str) -> tuple[object, object]:
+    from flake8_escapes.commands import server
+    engine = server.Engine()
+    document = server.Document.of('untitled:a', 1, text)
+    engine.documents[document.uri] = document
+    return engine, document
+
+
+def test_a_change_after_a_quiet_time_is_checked_at_once_and_a_burst_waits_for_its_end():
+    from flake8_escapes.commands.server import PAUSE, Engine
+    engine = Engine()
+    assert engine.pause_after_change('a', 100.0) == 0.0           # the first change: at once
+    assert engine.pause_after_change('a', 100.0 + PAUSE / 4) == PAUSE  # a burst: wait for its end
+    assert engine.pause_after_change('a', 100.0 + PAUSE / 2) == PAUSE
+    assert engine.pause_after_change('b', 100.0 + PAUSE / 2) == 0.0   # another text: at once
+    assert engine.pause_after_change('a', 100.0 + 3 * PAUSE) == 0.0  # after a quiet time: at once
+
+
+def test_the_prefilter_is_skipped_for_a_text_whose_last_version_reported(monkeypatch):
+    from flake8_escapes import api
+    asked = []
+    lint = api.lint
+
+    def recorded(text, *args, **kwargs):
+        asked.append(kwargs.get('prefilter', True))
+        return lint(text, *args, **kwargs)
+    monkeypatch.setattr(api, 'lint', recorded)
+    engine, document = engine_of("x = '\\d'\n")
+    assert len(engine.diagnostics(document)) == 1
+    assert len(engine.diagnostics(document._replace(version=2))) == 1  # its last version reported
+    quiet = document._replace(version=3, text="x = '\\t'\n")
+    assert engine.diagnostics(quiet) == []
+    assert engine.diagnostics(quiet._replace(version=4)) == []
+    assert asked == [True, False, False, True]
+
+
+def test_changes_apply_at_their_offsets_whatever_the_line_ends():
+    """Incremental changes on a text with \\r\\n, a lone \\r and \\n line ends (and an emoji:
+    UTF-16 columns); the expected texts are written out by hand."""
+    from flake8_escapes.commands.server import Document
+    document = Document.of('untitled:a', 1, "a = 1\r\nb = '😀'\rc = 3\nd = 4")
+
+    def change(line: int, character: int, text: str) -> object:
+        at = types.Position(line, character)
+        return types.TextDocumentContentChangePartial(types.Range(at, at), text)
+    changed = document.changed(2, [change(1, 7, 'x'), change(2, 0, '#'), change(3, 5, '!')], 'utf-16')
+    assert changed.text == "a = 1\r\nb = '😀x'\r#c = 3\nd = 4!"
+    plain = Document.of('untitled:b', 1, "a\nbc\n\nd")
+    plain = plain.changed(2, [change(3, 1, 'e'), change(1, 1, '-')], 'utf-16')
+    assert plain.text == "a\nb-c\n\nde"
+
+
+def test_noqa_edits_are_made_once_per_text_for_every_diagnostic(monkeypatch):
+    from flake8_escapes import api
+    calls = []
+    noqa_edits = api.noqa_edits
+    monkeypatch.setattr(api, 'noqa_edits',
+                        lambda text, found: calls.append(len(found)) or noqa_edits(text, found))
+    engine, document = engine_of("x = '\\d'\ny = '\\q'\n")
+    first, second = engine.diagnostics(document)
+    for item in (first, second, first):
+        params = types.CodeActionParams(types.TextDocumentIdentifier(document.uri), types.Range(
+            types.Position(item.line - 1, item.column), types.Position(item.line - 1, item.column)),
+            types.CodeActionContext([], only=['quickfix']))
+        titles = [action.title for action in engine.code_actions(document, params)]
+        assert titles == ['Make raw (same value)', 'Ignore ESC301 on this line']
+    assert len(calls) == 1 and calls[0] >= 2
+
+
 def test_quick_fixes_safe_unsafe_and_noqa_applied(tmp_path):
     text = "import re\nx = '😀\\d'\nfound = re.sub(r'(a)', '<\\1>', s)  # noqa: E501\n"
 
@@ -295,6 +366,29 @@ def test_quick_fixes_safe_unsafe_and_noqa_applied(tmp_path):
         session.change(uri, types.TextDocumentContentChangeWholeDocument(ignored))
         assert [item.code for item in await session.diagnostics(uri)] == ['ESC301']
     run(tmp_path, body)
+
+
+def test_a_client_that_resolves_gets_the_noqa_edit_when_it_resolves_it(tmp_path):
+    """Listing the actions at a diagnostic costs no pass of the tokenizer: the noqa's edit is
+    made on codeAction/resolve; where the text does not tokenize (an open bracket) there is
+    none, and the log says why."""
+    text = "x = '\\d'  # noqa: E501\n"
+
+    async def body(session: Session) -> None:
+        uri = session.open('a.py', text)
+        diagnostic, = await session.diagnostics(uri)
+        fix, noqa = await session.actions(uri, diagnostic, only=['quickfix'])
+        assert fix.title == 'Make raw (same value)' and fix.edit is not None
+        assert noqa.title == 'Ignore ESC301 on this line' and noqa.edit is None
+        resolved = await session.client.code_action_resolve_async(noqa)
+        assert applied(text, edits_of(resolved, uri)) == "x = '\\d'  # noqa: E501,ESC301\n"
+        session.change(uri, types.TextDocumentContentChangeWholeDocument(text + 'f(\n'))
+        diagnostic, = await session.diagnostics(uri)  # from the literal's text: it does not parse
+        _, noqa = await session.actions(uri, diagnostic, only=['quickfix'])
+        assert (await session.client.code_action_resolve_async(noqa)).edit is None
+        assert any('no "# noqa" for ESC301 on line 1: the text does not tokenize' in item.message
+                   for item in session.logged)
+    run(tmp_path, body, resolve=True)
 
 
 @pytest.mark.skipif(sys.version_info < (3, 12), reason="a backslash in an f-string's field: 3.12+")

@@ -1,10 +1,11 @@
 """``flake8-escapes server``: a Language Server Protocol server over stdio (pygls, lsprotocol).
 
 A thin front end on the public API (``api``): diagnostics of the editor's text
-(``api.lint``, on open, on each change after a short pause, on save), quick
-fixes and fix-all from the fixer's own plan (``api.fixes``, ``api.fix``),
-``# noqa`` (``api.noqa_edit``), hover from the registry (``rules``).  It writes
-no checking or fixing logic of its own: it converts positions (the API counts
+(``api.lint``, on open, on each change: at once after a quiet time, a burst
+once at its end; on save), quick fixes and fix-all from the fixer's own plan
+(``api.fixes``, ``api.fix``), ``# noqa`` (``api.noqa_edits``), their titles
+(``api.fix_title``), hover from the registry (``rules``).  It writes no
+checking or fixing logic of its own: it converts positions (the API counts
 code points; the client UTF-16 units unless it negotiated UTF-8 or UTF-32),
 finds each file's flake8 configuration (``api.settings``, read again when a
 config file changes) and schedules the runs (a newer version of a text drops
@@ -17,9 +18,11 @@ import argparse
 import asyncio
 import concurrent.futures
 import functools
+import itertools
 import os
 import re
 import threading
+import time
 import traceback
 from typing import Any, Iterator, NamedTuple, Sequence
 
@@ -34,28 +37,19 @@ from flake8_escapes.commands.explain import source_url
 
 NAME = 'flake8-escapes'
 FIX_ALL = f'{types.CodeActionKind.SourceFixAll.value}.{NAME}'
-FIX_ALL_TITLE = 'Fix all safe escape problems'
 #: The config files flake8 reads (pyproject.toml: for the plugins that make flake8 read it).
 CONFIG_FILES = ('setup.cfg', 'tox.ini', '.flake8', 'pyproject.toml')
 #: The quick fixes offered for one range at most (each is a run of the fixer: a selection of
 #: the whole file would take seconds); fix-all fixes them all.
 QUICK_FIXES = 10
-#: Seconds a change waits for the next one before its text is checked.
+#: Seconds a change that follows another within this time waits for the next one before its text
+#: is checked (a burst is checked once); a change after a quiet time is checked at once.
 PAUSE = 0.02
 LINE_END = re.compile('\r\n|\r|\n')
 SEVERITIES = {'error': types.DiagnosticSeverity.Error, 'warning': types.DiagnosticSeverity.Warning,
               'information': types.DiagnosticSeverity.Information, 'hint': types.DiagnosticSeverity.Hint}
 #: The default severity per code family (a code or a longer prefix given in the settings wins).
 DEFAULT_SEVERITY = {'ESC': 'warning', 'ESC304': 'error'}
-#: What an unsafe fix changes, for its title: "Make raw (changes the value: ...)".
-CHANGES = {
-    'ESC304': '`{escape}` becomes a backslash and its letters, and the file compiles',
-    'ESC401': '`{escape}` becomes a backreference',
-    'ESC402': '`\\b` becomes a word boundary',
-    'ESC501': '`{escape}` becomes a backslash in the path',
-    'ESC601': "`{escape}` becomes the start of TeX's command",
-    'ESC602': '`{escape}` reaches the doctest example as written',
-}
 
 
 def units(text: str, encoding: str) -> int:
@@ -106,8 +100,11 @@ class Document(NamedTuple):
     def offset(self, position: types.Position, encoding: str) -> int:
         """The offset in ``text`` of a client's position."""
         line, col = self.where(position, encoding)
-        starts = [0, *(match.end() for match in LINE_END.finditer(self.text))]
-        return starts[line - 1] + col
+        before = self.lines[:line - 1]
+        if '\r' not in self.text:  # each line end is one character: no pass over the line ends
+            return sum(map(len, before)) + len(before) + col
+        ends = itertools.islice(LINE_END.finditer(self.text), line - 1)
+        return sum(map(len, before)) + sum(len(match.group()) for match in ends) + col
 
     def changed(self, version: int | None, changes: Sequence[Any], encoding: str) -> Document:
         """The text after a didChange's changes, each a range's new text or the whole text."""
@@ -181,19 +178,13 @@ def hover_text(item: api.Diagnostic) -> str:
         f'Fix: {safety}. [{rule.code}]({docs_url(rule.code)})'])
 
 
-def fix_title(item: api.Diagnostic, edits: list[api.Edit]) -> str:
-    """The quick fix's title: what its edits do, and for an unsafe fix what it changes."""
-    if edits and all(edit.length == 0 and edit.text.strip() == 'r' for edit in edits):
-        what = 'Make raw'
-    elif edits and all(edit.length == 0 and edit.text == '\\' for edit in edits):
-        what = 'Double the backslash' + ('es' if len(edits) > 1 else '')
-    elif len(edits) == 1:
-        what = f'Write {edits[0].text!r}'
-    else:
-        what = f'Fix {item.code}'
-    if item.fix == rules.UNSAFE:
-        return f'{what} (changes the value: {CHANGES[item.code].format(escape=item.escape)})'
-    return f'{what} (same value)'
+class Kept(NamedTuple):
+    """What was planned for one version of a text: the fixer's plans, by the diagnostic they fix
+    (None: fix-all), and the noqa edit of each diagnostic."""
+
+    document: Document
+    fixes: dict[api.Diagnostic | None, api.Fix]
+    noqas: dict[api.Diagnostic, api.Edit | None]
 
 
 class Engine:
@@ -202,8 +193,7 @@ class Engine:
     def __init__(self) -> None:
         self.documents: dict[str, Document] = {}
         self.linted: dict[str, tuple[Document, list[api.Diagnostic]]] = {}
-        #: The fixer's plans of each text, by what they fix (None: fix-all), kept while it is the same text.
-        self.plans: dict[str, tuple[Document, dict[api.Diagnostic | None, api.Fix]]] = {}
+        self.plans: dict[str, Kept] = {}  # what was planned for each text, while it is the same
         self.settings: dict[str, config.Config | None] = {}
         self.folders: list[str] = []
         self.severity: dict[str, str] = {}
@@ -213,8 +203,17 @@ class Engine:
         self.shows_disabled = False  # the client shows an action that cannot be applied, and why
         self.lock = threading.Lock()  # api.settings changes the current folder for a moment
         self.tasks: dict[str, asyncio.Future[None]] = {}
+        self.changed_at: dict[str, float] = {}  # when each text last changed (time.monotonic)
         self.worker = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix=NAME)
         self.complaints: list[str] = []  # configuration errors to log, from the worker
+
+    def pause_after_change(self, uri: str, now: float) -> float:
+        """How long the run of a change to ``uri`` at ``now`` waits: none after a quiet time (a
+        keystroke is checked at once), ``PAUSE`` when the change follows another within it (a
+        burst: the run waits for the next change, and the burst is checked once)."""
+        last = self.changed_at.get(uri)
+        self.changed_at[uri] = now
+        return PAUSE if last is not None and now - last < PAUSE else 0.0
 
     def settings_for(self, uri: str) -> tuple[config.Config | None, str]:
         """The configuration that applies to ``uri`` and the file name flake8 would match."""
@@ -234,8 +233,11 @@ class Engine:
             return self.settings[folder], path
 
     def lint(self, document: Document) -> list[api.Diagnostic]:
+        """The diagnostics of ``document``; check's pre-filter skipped when its last version had
+        some (it would only cost time: the text is parsed anyway)."""
         settings, filename = self.settings_for(document.uri)
-        return api.lint(document.text, settings, filename)
+        last = self.linted.get(document.uri)
+        return api.lint(document.text, settings, filename, prefilter=not (last and last[1]))
 
     def diagnostics(self, document: Document) -> list[api.Diagnostic]:
         """The diagnostics of ``document``: the last run's when it was of this version."""
@@ -286,53 +288,87 @@ class Engine:
         if self.resolves_edits:
             if not any(item.fix == rules.SAFE for item in self.diagnostics(document)):
                 return []
-            return [types.CodeAction(FIX_ALL_TITLE, kind=FIX_ALL,
+            return [types.CodeAction(api.FIX_ALL_TITLE, kind=FIX_ALL,
                                      data={'uri': document.uri, 'version': document.version})]
         planned = self.planned(document, None)
         if not planned.edits:
             return []
-        return [types.CodeAction(FIX_ALL_TITLE, kind=FIX_ALL,
+        return [types.CodeAction(api.FIX_ALL_TITLE, kind=FIX_ALL,
                                  edit=self.workspace_edit(document, planned.edits))]
 
     def resolved(self, action: types.CodeAction) -> types.CodeAction:
-        """A fix-all action with its edit, if its text is still the one it was offered for."""
+        """A fix-all or noqa action with its edit, if its text is still the one it was offered for."""
         data = action.data if isinstance(action.data, dict) else {}
         document = self.documents.get(str(data.get('uri')))
-        if document is not None and document.version == data.get('version') and action.kind == FIX_ALL:
-            planned = self.planned(document, None)
-            if planned.edits:
-                action.edit = self.workspace_edit(document, planned.edits)
+        if document is None or document.version != data.get('version'):
+            return action
+        edits: list[api.Edit] = []
+        if action.kind == FIX_ALL:
+            edits = self.planned(document, None).edits
+        elif data.get('noqa'):
+            item = next((item for item in self.diagnostics(document)
+                         if [item.line, item.column, item.code] == data['noqa']), None)
+            noqa = self.noqa_edit(document, item) if item is not None else None
+            edits = [noqa] if noqa is not None else []
+            if not edits:
+                self.complaints.append(f'{NAME}: no "# noqa" for {data["noqa"][2]} on line {data["noqa"][0]}: '
+                                       'the text does not tokenize (flake8 would read no noqa comment), '
+                                       'or a bare "# noqa" there names every code already')
+        if edits:
+            action.edit = self.workspace_edit(document, edits)
         return action
 
-    def planned(self, document: Document, item: api.Diagnostic | None) -> api.Fix:
-        """The fixer's plan for ``item`` alone (None: every safe fix), made once per text:
-        clients ask for code actions each time the cursor moves."""
+    def kept(self, document: Document) -> Kept:
+        """What was planned for ``document``: kept while its text is the same (clients ask for
+        code actions each time the cursor moves, and resolve them after)."""
         kept = self.plans.get(document.uri)
-        if kept is None or kept[0] is not document:
-            kept = self.plans[document.uri] = (document, {})
-        if item not in kept[1]:
+        if kept is None or kept.document is not document:
+            kept = self.plans[document.uri] = Kept(document, {}, {})
+        return kept
+
+    def planned(self, document: Document, item: api.Diagnostic | None) -> api.Fix:
+        """The fixer's plan for ``item`` alone (None: every safe fix), made once per text."""
+        fixes = self.kept(document).fixes
+        if item not in fixes:
             settings, filename = self.settings_for(document.uri)
-            kept[1][item] = (api.fix(document.text, settings, filename) if item is None
-                             else api.fixes(document.text, [item], settings, filename)[0])
-        return kept[1][item]
+            fixes[item] = (api.fix(document.text, settings, filename) if item is None
+                           else api.fixes(document.text, [item], settings, filename)[0])
+        return fixes[item]
+
+    def noqa_edit(self, document: Document, item: api.Diagnostic) -> api.Edit | None:
+        """``item``'s noqa edit: those of every diagnostic of the text made at once, on the
+        first ask (one pass of the tokenizer), and kept with the plans."""
+        noqas = self.kept(document).noqas
+        if item not in noqas:
+            found = [*self.diagnostics(document), item]
+            noqas.update(zip(found, api.noqa_edits(document.text, found)))
+        return noqas[item]
 
     def quick_fixes(self, document: Document, item: api.Diagnostic) -> list[types.CodeAction]:
+        """``item``'s fix (its title says what the plan's edits do) and noqa; the noqa's edit
+        when it is resolved, where the client can (it takes a pass of the tokenizer)."""
         planned = self.planned(document, item)
         shown = [self.to_lsp(document, item)]
         actions = []
         if planned.edits:
             actions.append(types.CodeAction(
-                fix_title(item, planned.edits), kind=types.CodeActionKind.QuickFix, diagnostics=shown,
+                api.fix_title(item, planned.edits), kind=types.CodeActionKind.QuickFix, diagnostics=shown,
                 is_preferred=item.fix == rules.SAFE, edit=self.workspace_edit(document, planned.edits)))
         elif self.shows_disabled:  # the fixer's reason for leaving it alone, where the client shows it
             why = planned.refused or '; '.join(sorted({left.reason for left in planned.left_alone}))
             actions.append(types.CodeAction(
-                f'Fix {item.code}', kind=types.CodeActionKind.QuickFix, diagnostics=shown,
+                api.fix_title(item, []), kind=types.CodeActionKind.QuickFix, diagnostics=shown,
                 disabled=types.CodeActionDisabled(f'left alone: {why or "the fixer has no edit for it"}')))
-        noqa = api.noqa_edit(document.text, item)
+        if self.resolves_edits:
+            actions.append(types.CodeAction(
+                api.noqa_title(item), kind=types.CodeActionKind.QuickFix, diagnostics=shown,
+                data={'uri': document.uri, 'version': document.version,
+                      'noqa': [item.line, item.column, item.code]}))
+            return actions
+        noqa = self.noqa_edit(document, item)
         if noqa is not None:
             actions.append(types.CodeAction(
-                f'Ignore {item.code} on this line', kind=types.CodeActionKind.QuickFix, diagnostics=shown,
+                api.noqa_title(item), kind=types.CodeActionKind.QuickFix, diagnostics=shown,
                 edit=self.workspace_edit(document, [noqa])))
         return actions
 
@@ -370,7 +406,8 @@ def build() -> LanguageServer:  # noqa: C901 - one small handler per message, re
             document.uri, [engine.to_lsp(document, item) for item in found], document.version))
 
     async def run_later(document: Document, pause: float) -> None:
-        await asyncio.sleep(pause)
+        if pause:
+            await asyncio.sleep(pause)
         found, problem = await asyncio.get_running_loop().run_in_executor(engine.worker, checked, document)
         for complaint in engine.complaints:
             log(types.MessageType.Error, complaint)
@@ -426,10 +463,11 @@ def build() -> LanguageServer:  # noqa: C901 - one small handler per message, re
 
     @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
     def did_change(params: types.DidChangeTextDocumentParams) -> None:
-        document = engine.documents.get(params.text_document.uri)
+        uri = params.text_document.uri
+        document = engine.documents.get(uri)
         if document is not None:
             schedule(document.changed(params.text_document.version, params.content_changes, engine.encoding),
-                     PAUSE)
+                     engine.pause_after_change(uri, time.monotonic()))
 
     @server.feature(types.TEXT_DOCUMENT_DID_SAVE, types.SaveOptions(include_text=False))
     def did_save(params: types.DidSaveTextDocumentParams) -> None:
@@ -444,6 +482,7 @@ def build() -> LanguageServer:  # noqa: C901 - one small handler per message, re
         engine.documents.pop(uri, None)
         engine.linted.pop(uri, None)
         engine.plans.pop(uri, None)
+        engine.changed_at.pop(uri, None)
         running = engine.tasks.pop(uri, None)
         if running is not None:
             running.cancel()
@@ -467,7 +506,11 @@ def build() -> LanguageServer:  # noqa: C901 - one small handler per message, re
 
     @server.feature(types.CODE_ACTION_RESOLVE)
     def code_action_resolve(params: types.CodeAction) -> types.CodeAction:
-        return engine.resolved(params)
+        resolved = engine.resolved(params)
+        for complaint in engine.complaints:
+            log(types.MessageType.Warning, complaint)
+        engine.complaints.clear()
+        return resolved
 
     @server.feature(types.TEXT_DOCUMENT_HOVER)
     def hover(params: types.HoverParams) -> types.Hover | None:
