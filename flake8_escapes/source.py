@@ -70,22 +70,29 @@ LONG_STATEMENT = 20
 ERRORTOKEN = tokenize.ERRORTOKEN
 STRING = tokenize.STRING
 TokenInfo = tokenize.TokenInfo
+#: Possessive quantifiers where the ``re`` module knows them (3.11+): a run of
+#: characters read once is not read again, one character at a time, by backtracking
+#: (the patterns below never need it: they match the same text either way).
+_RUN, _MANY = ('++', '*+') if sys.version_info >= (3, 11) else ('', '*')
+#: The body of a literal from its opening quote, as the tokenizer ends it (a
+#: backslash escapes any character, a line break too; the first unescaped
+#: closing quote ends it).
+_BODY = r"""(?:
+    \'\'\'(?:[^'\\]{run}|\\.|'(?!'')){many}\'\'\'
+  | \"\"\"(?:[^"\\]{run}|\\.|"(?!"")){many}\"\"\"
+  | '(?:[^'\\\r\n]{run}|\\(?:\r\n|.)){many}'
+  | "(?:[^"\\\r\n]{run}|\\(?:\r\n|.)){many}"
+)""".format(run=_RUN, many=_MANY)
 #: A str or bytes literal (not an f- or t-string), from its prefix to its
-#: closing quote, as the tokenizer ends it (a backslash escapes any character,
-#: a line break too; the first unescaped closing quote ends it).
-STRING_LITERAL = re.compile(r"""[rRbBuU]{0,2}(?:
-    \'\'\'(?:[^'\\]|\\.|'(?!''))*\'\'\'
-  | \"\"\"(?:[^"\\]|\\.|"(?!""))*\"\"\"
-  | '(?:[^'\\\r\n]|\\(?:\r\n|.))*'
-  | "(?:[^"\\\r\n]|\\(?:\r\n|.))*"
-)""", re.DOTALL | re.VERBOSE)
+#: closing quote, by the rule of ``_BODY``.
+STRING_LITERAL = re.compile('[rRbBuU]{0,2}' + _BODY, re.DOTALL | re.VERBOSE)
 #: The prefixes of a str or bytes literal.
 STR_PREFIXES = frozenset({'', 'r', 'u', 'b', 'br', 'rb'})
 QUOTE_OR_HASH = re.compile('[\'"#]')
 #: A doctest prompt, anywhere on a row (``_in_examples``).
 PROMPT = re.compile('>>>')
 #: The body of a literal from its opening quote, by the same rule as ``STRING_LITERAL``'s.
-LITERAL_BODY = re.compile(STRING_LITERAL.pattern.replace('[rRbBuU]{0,2}', '', 1), re.DOTALL | re.VERBOSE)
+LITERAL_BODY = re.compile(_BODY, re.DOTALL | re.VERBOSE)
 #: The prefixes of an f-string, and of a t-string where the tokenizer knows them (3.14).
 FORMATTED_PREFIXES = frozenset(
     {'f', 'fr', 'rf'} | ({'t', 'tr', 'rt'} if hasattr(tokenize, 'TSTRING_START') else set()))
@@ -99,8 +106,8 @@ FSTRING_IS_STRING = not hasattr(tokenize, 'FSTRING_START')
 #: a literal from its opening quote (``LITERAL_BODY``), a quote that opens
 #: none, a backslash outside a literal, or nothing at the end of the text.
 LEXEME = re.compile(r"""(?:[^'"\#\\]+|\#[^\n]*
-      |(?<![fFtT])(?<![fFtT][rR])(?:'(?!'')[^'\\\n]*'|"(?!"")[^"\\\n]*"))*
-    (""" + LITERAL_BODY.pattern + r"""|['"]|\\)?""", re.DOTALL | re.VERBOSE)
+      |(?<![fFtT])(?<![fFtT][rR])(?:'(?!'')[^'\\\n]*'|"(?!"")[^"\\\n]*"))""" + _MANY + r"""
+    (""" + _BODY + r"""|['"]|\\)?""", re.DOTALL | re.VERBOSE)
 #: The characters a literal's prefix may end with.
 PREFIX_ENDS = 'rRbBuUfFtT'
 #: What a replacement field's depth is counted from in ``_fields_close``.
