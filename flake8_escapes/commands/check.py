@@ -233,7 +233,7 @@ def _file_results(filename: str) -> tuple[str, list[Result]]:
     lines = processor.lines
     # The plugin's own path: a row whose backslashes nothing can report is not read; a file
     # with no other row is neither parsed nor tokenized (no E999 then: issue 32).
-    rows = source.reportable_rows(lines) if settings.reported(CODES, name) else []
+    rows = source.reportable_rows(lines) if any(settings.reports(code, name) for code in CODES) else []
     if not may_report(lines, rows):  # E999 and E902 too come only from a file that may report
         return name, []
     escapes = bool(rows)
