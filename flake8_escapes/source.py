@@ -50,7 +50,7 @@ from operator import attrgetter, contains
 from typing import Iterable, Iterator, cast
 
 from flake8_escapes import doctests, escapes, paths, tex
-from flake8_escapes.literals import START, Position, Positions, char_col
+from flake8_escapes.literals import START, Position, Positions, char_col, fields_close, formatted_end
 from flake8_escapes.names import statement_parts
 
 #: CPython 3.12.0 to 3.12.3 copy the whole line into every token (3.12.4 caches it:
@@ -110,8 +110,6 @@ LEXEME = re.compile(r"""(?:[^'"\#\\]+|\#[^\n]*
     (""" + _BODY + r"""|['"]|\\)?""", re.DOTALL | re.VERBOSE)
 #: The characters a literal's prefix may end with.
 PREFIX_ENDS = 'rRbBuUfFtT'
-#: What a replacement field's depth is counted from in ``_fields_close``.
-FIELD_MARKS = re.compile(r'''[{}'"#\\]''')
 #: The tokens after a literal tokenized alone (``_formatted_tokens``).
 AFTER_LITERAL = frozenset({tokenize.NEWLINE, tokenize.NL, tokenize.ENDMARKER})
 #: The prefixes ``lexed_literals`` reads.
@@ -663,10 +661,11 @@ def lexed_literals(lines: list[str], rows: list[int]) -> list[tokenize.TokenInfo
     finds; the name before a quote is its prefix if it is one, else a
     keyword: ``return'a'``).  A STRING token each; on 3.12+ an f- or
     t-string's own tokens, tokenized from its text alone
-    (``_formatted_tokens``).  None when that reading may not be the
-    tokenizer's: a literal that does not end, an f- or t-string the rule may
-    end wrongly (3.12+: ``_fields_close``) or that does not tokenize alone,
-    a lone ``\\r``.  For a file that does not parse, the answer means
+    (``_formatted_tokens``); where the rule may end one wrongly (3.12+: a
+    field holds a quote, ``literals.fields_close``), the tokenizer ends it
+    (``literals.formatted_end``).  None when that reading may not be the
+    tokenizer's: a literal that does not end, an f- or t-string that does
+    not tokenize alone, a lone ``\\r``.  For a file that does not parse, the answer means
     nothing: ``check`` asks only where flake8 would show nothing for such a file.
     """
     if not rows:
@@ -726,22 +725,28 @@ def _formatted(literal: str) -> bool:
 def _lexed_spans(text: str, end: int) -> list[tuple[int, int]] | None:
     """The spans of the literals of ``text`` that start before ``end`` and
     hold a backslash, read as ``lexed_literals`` says; None when unsure."""
-    spans = []
-    for lexeme in LEXEME.finditer(text):
-        at, stop = lexeme.span(1)
+    spans: list[tuple[int, int]] = []
+    match = LEXEME.match
+    at = 0
+    while True:
+        at, stop = match(text, at).span(1)  # type: ignore[union-attr]  # it matches at the end too
         if not 0 <= at < end:
-            break  # the end of the text, or past the rows
-        if stop - at == 1:
-            if text[at] == '\\':
-                continue  # a line continuation
-            return None  # a quote that opens no literal the rule ends
+            return spans  # the end of the text, or past the rows
+        if stop - at == 1 and text[at] == '\\':
+            at = stop
+            continue  # a line continuation
         begin = _prefix_start(text, at) if text[at - 1:at] in PREFIX_ENDS else at
         if (not FSTRING_IS_STRING and begin != at and text[begin:at].lower() in FORMATTED_PREFIXES
-                and not _fields_close(text, at, stop)):
-            return None
+                and (stop - at == 1 or not fields_close(text, at, stop))):
+            found = formatted_end(text, begin, at)
+            if found is None:
+                return None
+            stop = found
+        elif stop - at == 1:
+            return None  # a quote that opens no literal the rule ends
         if text.find('\\', at, stop) != -1:
             spans.append((begin, stop))
-    return spans
+        at = stop
 
 
 def _prefix_start(text: str, quote: int) -> int:
@@ -765,38 +770,6 @@ def _spans_row(span: tuple[int, int], starts: list[int], rows: list[int], ends: 
 def _name_char(char: str) -> bool:
     """May the tokenizer read ``char`` as part of a name (any non-ASCII character may be one)?"""
     return char.isalnum() or char == '_' or not char.isascii()
-
-
-def _fields_close(text: str, begin: int, end: int) -> bool:
-    """Does the f- or t-string ``text[begin:end]`` (from its opening quote,
-    ended by ``STRING_LITERAL``'s rule) surely end there on 3.12+?  Yes when
-    each replacement field closes before the end and holds no quote, ``#``,
-    backslash or ``{{`` (which could hide a brace or the f-string's own quote),
-    and no ``\\N{`` stands outside them."""
-    depth = 0
-    after_pair = -1  # the second brace of a doubled one outside the fields
-    for found in FIELD_MARKS.finditer(text, begin + 1, end - 1):
-        at = found.start()
-        mark = text[at]
-        if at == after_pair:
-            continue
-        if depth:
-            if mark == '{' and text[at + 1] != '{':
-                depth += 1
-            elif mark == '}':
-                depth -= 1
-            else:
-                return False  # a quote, '#', backslash or '{{' inside a field
-        elif mark in '{}':
-            if text[at + 1] == mark:
-                after_pair = at + 1
-            elif mark == '}':
-                return False
-            else:
-                depth = 1
-        elif mark == '\\' and text.startswith('N{', at + 1):
-            return False
-    return depth == 0
 
 
 def file_tokens(lines: list[str]) -> list[tokenize.TokenInfo]:
