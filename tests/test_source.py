@@ -453,6 +453,7 @@ def test_lexed_literals_without_rows():
     ("x = open('C:\\new')\n", True),                            # ESC501 if used as a path: the AST says
     ("x = '$\\theta$'\n", True),                                # an ESC601 candidate
     ('def f():\n    """>>> print(\'a\\tb\')"""\n', True),        # an ESC602 candidate
+    ('def f():\n    """>>> f()\\n    2\n    """\n', False),       # ... none: a line break outside strings
     ("x = '\\N{EM DASH}'\n", False),                            # valid, and no check looks at it
     ("x = '\\u00e9'\ny = b'a'\n", False),                       # \u in a str (the row is not quiet)
     ("x = r'\\d\\1\\b'\n", False),                              # raw
