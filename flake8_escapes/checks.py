@@ -8,6 +8,7 @@ what it needs about the module.
 from __future__ import annotations
 
 import ast
+import sys
 import tokenize
 from typing import Iterable, Iterator, NamedTuple
 
@@ -62,14 +63,21 @@ def may_report(tokens: list[tokenize.TokenInfo], lines: list[str]) -> bool:
     """Could ``all_reports`` report anything on ``tokens`` (and on any subset
     of them: each literal is judged on its own)?  False only when no escape of
     theirs is one a check looks at: no ESC3xx, no ESC501 from the text alone,
-    and no candidate whose role (ESC4xx, ESC501, ESC601) or docstring
-    (ESC602) only the AST could tell."""
+    and no candidate whose role (ESC4xx, ESC501, ESC601) only the AST could
+    tell, nor an escape that changes a doctest example (ESC602) should its
+    literal be a docstring, which only the AST tells."""
     found = scan(tokens, lines)
-    if found.candidates or found.maybe_paths or found.commands or found.pieces.doctest:
+    if found.candidates or found.maybe_paths or found.commands:
         return True
+    if found.pieces.doctest and next(doctests.reports(found.pieces.doctest, EVERY_ROW), None) is not None:
+        return True  # an ESC602 if the literal is a docstring, which only the AST tells
     return (next(invalid.reports(found.found), None) is not None
             or next(paths.reports(found.found, None, found.judge), None) is not None
             or may_be_refused(found.found, tokens, lines))
+
+
+#: ``doctests.reports``' docstring rows for a literal whose place is not known: every row.
+EVERY_ROW = [(1, sys.maxsize)]
 
 
 def may_be_refused(found: list[literals.Found], tokens: list[tokenize.TokenInfo], lines: list[str]) -> bool:

@@ -29,6 +29,7 @@ from __future__ import annotations
 import argparse
 import configparser
 import contextlib
+import fnmatch
 import logging
 import os
 import re
@@ -58,6 +59,8 @@ LOG = logging.getLogger(__name__)
 #: The prefix of the argparse destinations handed on to flake8's parser as they were written.
 PASSED_ON = 'flake8_'
 VENV_MARKER = 'pyvenv.cfg'
+#: flake8's log line for a path matched against ``--exclude``.
+EXCLUDED = '"%(path)s" has %(whether)sbeen excluded'
 PYPROJECT = 'pyproject.toml'
 #: flake8's own loader, which ``load_config`` stands in for while flake8 parses our options.
 FLAKE8_LOAD_CONFIG = flake8_config.load_config
@@ -444,16 +447,15 @@ class Config:
         """The files flake8 would check, in a stable order (``-`` for standard input):
         under ``givens``, or else the paths of the command line."""
         options = self.options
-        exclude = [*options.exclude, *options.extend_exclude]
+        matches_exclude = Patterns([*options.exclude, *options.extend_exclude])
+        matches_filename = Patterns(options.filename)
 
         def excluded(path: str) -> bool:
             if path == '-':
                 if options.stdin_display_name == 'stdin':
                     return False
                 path = options.stdin_display_name
-            matched: bool = utils.matches_filename(path, patterns=exclude, log_message='"%(path)s" has '
-                                                   '%(whether)sbeen excluded', logger=LOG)
-            return matched
+            return matches_exclude.excludes(path)
 
         for given in givens or options.filenames or ['.']:
             if excluded(given):
@@ -466,9 +468,44 @@ class Config:
                                  and not os.path.isfile(os.path.join(folder, name, VENV_MARKER)))
                 for name in sorted(names):
                     path = os.path.join(folder, name)
-                    if (not excluded(path) and utils.fnmatch(path, options.filename)
-                            and os.path.isfile(path)):
+                    if not excluded(path) and matches_filename(path) and os.path.isfile(path):
                         yield path
+
+
+class Patterns:
+    """flake8's file-name patterns (``--exclude``, ``--filename``), matched as ``flake8.utils``
+    matches them (``fnmatch`` on each pattern: any one matches), by one regex for them all."""
+
+    def __init__(self, patterns: Sequence[str]) -> None:
+        self.patterns = patterns
+        try:
+            self.match: Callable[[str], object] | None = re.compile('|'.join(
+                fnmatch.translate(os.path.normcase(pattern)) for pattern in patterns)).match
+        except re.error:  # a pattern fnmatch reads but cannot be joined to the others: one at a time
+            self.match = None
+
+    def __call__(self, name: str) -> bool:
+        """``utils.fnmatch``: does a pattern match ``name`` (True when there are none)?"""
+        if not self.patterns:
+            return True
+        if self.match is None:
+            found: bool = utils.fnmatch(name, self.patterns)
+            return found
+        return self.match(os.path.normcase(name)) is not None
+
+    def excludes(self, path: str) -> bool:
+        """``utils.matches_filename``: does a pattern match the path's base name, or its absolute
+        path (False when there are none)?  Logged as flake8 logs it."""
+        if not self.patterns:
+            return False
+        basename = os.path.basename(path)
+        if basename not in ('.', '..') and self(basename):
+            LOG.debug(EXCLUDED, {'path': basename, 'whether': ''})
+            return True
+        absolute = os.path.abspath(path)
+        match = self(absolute)
+        LOG.debug(EXCLUDED, {'path': absolute, 'whether': '' if match else 'not '})
+        return match
 
 
 def walk(settings: Config, paths: Sequence[str], *, once: bool = False) -> tuple[list[str], bool]:

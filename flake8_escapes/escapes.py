@@ -9,6 +9,7 @@ one literal piece and yields every escape in it with its offset in that text.
 from __future__ import annotations
 
 import re
+import sys
 from typing import Iterator, NamedTuple
 
 #: The largest octal escape that fits a byte; CPython warns above it since
@@ -139,7 +140,10 @@ EVERYDAY_ONLY = {
 #: (A row starts either outside any literal, where a backslash only ends the
 #: row or stands in a comment, or inside one right after a line break, where
 #: escapes pair afresh: a line break always ends an escape.)
-_ROW = r"""[^\\]*(?:\\(?:{})[^\\]*)*(?:\\\r?\n)?"""  # these escapes only; runs of text in C
+#: (Possessive where the ``re`` module knows it, 3.11+: a row that is none is found so without
+#: reading its runs of text again, backtracking.)
+_ROW = r"""[^\\]*{many}(?:\\(?:{{}})[^\\]*{many})*{many}(?:\\\r?\n)?""".format(
+    many='+' if sys.version_info >= (3, 11) else '')  # these escapes only; runs of text in C
 PLAIN_ROW = re.compile(_ROW.format(r"""[\\'"]"""))
 #: The same, with everyday escapes that only a Windows path makes hazards
 #: (``\\n``, ``\\t``, ``\\x41``, ...: ESC501); not ``\\u``, ``\\U``, ``\\N`` (ESC302 in bytes).

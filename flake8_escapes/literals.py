@@ -18,7 +18,9 @@ count them.
 """
 from __future__ import annotations
 
+import re
 import tokenize
+import warnings
 from bisect import bisect_right
 from itertools import compress, count, repeat
 from operator import contains, itemgetter
@@ -43,6 +45,11 @@ PIECE_TYPES = frozenset({STRING, FSTRING_MIDDLE, TSTRING_MIDDLE})
 MIDDLE_TYPES = frozenset({FSTRING_MIDDLE, TSTRING_MIDDLE})
 START_TYPES = frozenset({FSTRING_START, TSTRING_START})
 END_TYPES = frozenset({FSTRING_END, TSTRING_END})
+#: What a replacement field's depth is counted from in ``fields_close``.
+FIELD_MARKS = re.compile(r'''[{}'"#\\]''')
+#: The longest first row ``formatted_end`` hands to the tokenizer: it copies the whole row into
+#: its buffer for each f-string (and each token, on 3.12.0-3.12.3), so a longer one is parsed instead.
+LONG_ROW = 4096
 PREFIX_CHARS = 'rRbBuUfFtT'
 START = itemgetter(2)
 
@@ -309,3 +316,71 @@ def escapes(
             for escape in escapes_in(text, piece.is_bytes, begin, end, piece.lookahead):
                 line, col = positions.at(escape.offset)
                 yield Found(line, col, escape, piece, keep)
+
+
+def fields_close(text: str, begin: int, end: int) -> bool:
+    """Does the f- or t-string ``text[begin:end]`` (from its opening quote,
+    ended by ``STRING_LITERAL``'s rule) surely end there on 3.12+?  Yes when
+    each replacement field closes before the end and holds no quote, ``#``,
+    backslash or ``{{`` (which could hide a brace or the f-string's own quote),
+    and no ``\\N{`` stands outside them."""
+    depth = 0
+    after_pair = -1  # the second brace of a doubled one outside the fields
+    for found in FIELD_MARKS.finditer(text, begin + 1, end - 1):
+        at = found.start()
+        mark = text[at]
+        if at == after_pair:
+            continue
+        if depth:
+            if mark == '{' and text[at + 1] != '{':
+                depth += 1
+            elif mark == '}':
+                depth -= 1
+            else:
+                return False  # a quote, '#', backslash or '{{' inside a field
+        elif mark in '{}':
+            if text[at + 1] == mark:
+                after_pair = at + 1
+            elif mark == '}':
+                return False
+            else:
+                depth = 1
+        elif mark == '\\' and text.startswith('N{', at + 1):
+            return False
+    return depth == 0
+
+
+def formatted_end(text: str, begin: int, quote: int) -> int | None:
+    """Where the f- or t-string whose prefix is at ``begin`` (its opening quote at
+    ``quote``) ends (3.12+), as the tokenizer reads it from there: at the END
+    token that closes its START.  (The tokenizer reads left to right, and a
+    literal's end does not depend on what follows it, so the file's tokenizer
+    ends it there too.)  None when it does not tokenize alone, or its first
+    row is ``LONG_ROW`` or longer (the tokenizer copies a whole row each time)."""
+    if (text.find('\n', begin) + 1 or len(text)) - begin >= LONG_ROW:
+        return None
+    starts = [begin]  # the offset in ``text`` of each row handed to the tokenizer
+
+    def readline() -> str:
+        at = starts[-1]
+        stop = text.find('\n', at) + 1 or len(text)
+        starts.append(stop)
+        return text[at:stop]
+
+    start_size = quote - begin + (3 if text.startswith(text[quote] * 3, quote) else 1)
+    depth = 0
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter('ignore')  # 3.12+'s tokenizer warns about the escapes
+            for kind, tok_text, _, (row, col), _ in tokenize.generate_tokens(readline):
+                if kind in START_TYPES and (depth or len(tok_text) == start_size):
+                    depth += 1
+                elif kind in END_TYPES and depth:
+                    depth -= 1
+                    if not depth:
+                        return starts[row - 1] + col
+                elif kind == tokenize.ERRORTOKEN or not depth:
+                    return None  # not the literal the text shows, or not one at all
+    except (tokenize.TokenError, SyntaxError, SystemError):  # SystemError: 3.12.1 and 3.13.0's tokenizer
+        return None
+    return None

@@ -245,6 +245,14 @@ class Names(Bindings):
             ast.For: self.bind_loop, ast.AsyncFor: self.bind_loop,
         }
 
+    def release(self) -> None:
+        """Drop the callables that refer back to this object or to its owner (bound
+        methods: reference cycles that only the cyclic garbage collector would free,
+        the module's whole AST with them, long after the file is done)."""
+        self.binders = {}
+        self.kind_of = self.item_kind_of = _no_kind
+        self.marks_class = _no_mark
+
     def scan(self, body: list[ast.stmt], docstring_first: bool = False) -> None:
         """Bind the names of every statement, and keep each statement with its scopes."""
         append = self.statements.append

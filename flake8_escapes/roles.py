@@ -436,6 +436,14 @@ def literal_roles(
     looked at.  Positions are (line, character column), as tokens count them.
     """
     visitor = _Visitor(apis.index(tuple(functions)))
+    try:
+        return _roles(visitor, tree, lines, candidate_lines)
+    finally:
+        visitor.names.release()  # freed by its reference count, the AST with it
+
+
+def _roles(visitor: _Visitor, tree: ast.AST, lines: list[str], candidate_lines: list[int]) -> Roles:
+    """``literal_roles``' work, by ``visitor``."""
     # every name first: a function may use one bound below it
     visitor.names.scan(getattr(tree, 'body', []), docstring_first=True)
     visitor.visit_lines(candidate_lines)

@@ -50,7 +50,7 @@ from operator import attrgetter, contains
 from typing import Iterable, Iterator, cast
 
 from flake8_escapes import doctests, escapes, paths, tex
-from flake8_escapes.literals import START, Position, Positions, char_col
+from flake8_escapes.literals import START, Position, Positions, char_col, fields_close, formatted_end
 from flake8_escapes.names import statement_parts
 
 #: CPython 3.12.0 to 3.12.3 copy the whole line into every token (3.12.4 caches it:
@@ -70,22 +70,29 @@ LONG_STATEMENT = 20
 ERRORTOKEN = tokenize.ERRORTOKEN
 STRING = tokenize.STRING
 TokenInfo = tokenize.TokenInfo
+#: Possessive quantifiers where the ``re`` module knows them (3.11+): a run of
+#: characters read once is not read again, one character at a time, by backtracking
+#: (the patterns below never need it: they match the same text either way).
+_RUN, _MANY = ('++', '*+') if sys.version_info >= (3, 11) else ('', '*')
+#: The body of a literal from its opening quote, as the tokenizer ends it (a
+#: backslash escapes any character, a line break too; the first unescaped
+#: closing quote ends it).
+_BODY = r"""(?:
+    \'\'\'(?:[^'\\]{run}|\\.|'(?!'')){many}\'\'\'
+  | \"\"\"(?:[^"\\]{run}|\\.|"(?!"")){many}\"\"\"
+  | '(?:[^'\\\r\n]{run}|\\(?:\r\n|.)){many}'
+  | "(?:[^"\\\r\n]{run}|\\(?:\r\n|.)){many}"
+)""".format(run=_RUN, many=_MANY)
 #: A str or bytes literal (not an f- or t-string), from its prefix to its
-#: closing quote, as the tokenizer ends it (a backslash escapes any character,
-#: a line break too; the first unescaped closing quote ends it).
-STRING_LITERAL = re.compile(r"""[rRbBuU]{0,2}(?:
-    \'\'\'(?:[^'\\]|\\.|'(?!''))*\'\'\'
-  | \"\"\"(?:[^"\\]|\\.|"(?!""))*\"\"\"
-  | '(?:[^'\\\r\n]|\\(?:\r\n|.))*'
-  | "(?:[^"\\\r\n]|\\(?:\r\n|.))*"
-)""", re.DOTALL | re.VERBOSE)
+#: closing quote, by the rule of ``_BODY``.
+STRING_LITERAL = re.compile('[rRbBuU]{0,2}' + _BODY, re.DOTALL | re.VERBOSE)
 #: The prefixes of a str or bytes literal.
 STR_PREFIXES = frozenset({'', 'r', 'u', 'b', 'br', 'rb'})
 QUOTE_OR_HASH = re.compile('[\'"#]')
 #: A doctest prompt, anywhere on a row (``_in_examples``).
 PROMPT = re.compile('>>>')
 #: The body of a literal from its opening quote, by the same rule as ``STRING_LITERAL``'s.
-LITERAL_BODY = re.compile(STRING_LITERAL.pattern.replace('[rRbBuU]{0,2}', '', 1), re.DOTALL | re.VERBOSE)
+LITERAL_BODY = re.compile(_BODY, re.DOTALL | re.VERBOSE)
 #: The prefixes of an f-string, and of a t-string where the tokenizer knows them (3.14).
 FORMATTED_PREFIXES = frozenset(
     {'f', 'fr', 'rf'} | ({'t', 'tr', 'rt'} if hasattr(tokenize, 'TSTRING_START') else set()))
@@ -99,12 +106,10 @@ FSTRING_IS_STRING = not hasattr(tokenize, 'FSTRING_START')
 #: a literal from its opening quote (``LITERAL_BODY``), a quote that opens
 #: none, a backslash outside a literal, or nothing at the end of the text.
 LEXEME = re.compile(r"""(?:[^'"\#\\]+|\#[^\n]*
-      |(?<![fFtT])(?<![fFtT][rR])(?:'(?!'')[^'\\\n]*'|"(?!"")[^"\\\n]*"))*
-    (""" + LITERAL_BODY.pattern + r"""|['"]|\\)?""", re.DOTALL | re.VERBOSE)
+      |(?<![fFtT])(?<![fFtT][rR])(?:'(?!'')[^'\\\n]*'|"(?!"")[^"\\\n]*"))""" + _MANY + r"""
+    (""" + _BODY + r"""|['"]|\\)?""", re.DOTALL | re.VERBOSE)
 #: The characters a literal's prefix may end with.
 PREFIX_ENDS = 'rRbBuUfFtT'
-#: What a replacement field's depth is counted from in ``_fields_close``.
-FIELD_MARKS = re.compile(r'''[{}'"#\\]''')
 #: The tokens after a literal tokenized alone (``_formatted_tokens``).
 AFTER_LITERAL = frozenset({tokenize.NEWLINE, tokenize.NL, tokenize.ENDMARKER})
 #: The prefixes ``lexed_literals`` reads.
@@ -656,10 +661,11 @@ def lexed_literals(lines: list[str], rows: list[int]) -> list[tokenize.TokenInfo
     finds; the name before a quote is its prefix if it is one, else a
     keyword: ``return'a'``).  A STRING token each; on 3.12+ an f- or
     t-string's own tokens, tokenized from its text alone
-    (``_formatted_tokens``).  None when that reading may not be the
-    tokenizer's: a literal that does not end, an f- or t-string the rule may
-    end wrongly (3.12+: ``_fields_close``) or that does not tokenize alone,
-    a lone ``\\r``.  For a file that does not parse, the answer means
+    (``_formatted_tokens``); where the rule may end one wrongly (3.12+: a
+    field holds a quote, ``literals.fields_close``), the tokenizer ends it
+    (``literals.formatted_end``).  None when that reading may not be the
+    tokenizer's: a literal that does not end, an f- or t-string that does
+    not tokenize alone, a lone ``\\r``.  For a file that does not parse, the answer means
     nothing: ``check`` asks only where flake8 would show nothing for such a file.
     """
     if not rows:
@@ -719,22 +725,28 @@ def _formatted(literal: str) -> bool:
 def _lexed_spans(text: str, end: int) -> list[tuple[int, int]] | None:
     """The spans of the literals of ``text`` that start before ``end`` and
     hold a backslash, read as ``lexed_literals`` says; None when unsure."""
-    spans = []
-    for lexeme in LEXEME.finditer(text):
-        at, stop = lexeme.span(1)
+    spans: list[tuple[int, int]] = []
+    match = LEXEME.match
+    at = 0
+    while True:
+        at, stop = match(text, at).span(1)  # type: ignore[union-attr]  # it matches at the end too
         if not 0 <= at < end:
-            break  # the end of the text, or past the rows
-        if stop - at == 1:
-            if text[at] == '\\':
-                continue  # a line continuation
-            return None  # a quote that opens no literal the rule ends
+            return spans  # the end of the text, or past the rows
+        if stop - at == 1 and text[at] == '\\':
+            at = stop
+            continue  # a line continuation
         begin = _prefix_start(text, at) if text[at - 1:at] in PREFIX_ENDS else at
         if (not FSTRING_IS_STRING and begin != at and text[begin:at].lower() in FORMATTED_PREFIXES
-                and not _fields_close(text, at, stop)):
-            return None
+                and (stop - at == 1 or not fields_close(text, at, stop))):
+            found = formatted_end(text, begin, at)
+            if found is None:
+                return None
+            stop = found
+        elif stop - at == 1:
+            return None  # a quote that opens no literal the rule ends
         if text.find('\\', at, stop) != -1:
             spans.append((begin, stop))
-    return spans
+        at = stop
 
 
 def _prefix_start(text: str, quote: int) -> int:
@@ -758,38 +770,6 @@ def _spans_row(span: tuple[int, int], starts: list[int], rows: list[int], ends: 
 def _name_char(char: str) -> bool:
     """May the tokenizer read ``char`` as part of a name (any non-ASCII character may be one)?"""
     return char.isalnum() or char == '_' or not char.isascii()
-
-
-def _fields_close(text: str, begin: int, end: int) -> bool:
-    """Does the f- or t-string ``text[begin:end]`` (from its opening quote,
-    ended by ``STRING_LITERAL``'s rule) surely end there on 3.12+?  Yes when
-    each replacement field closes before the end and holds no quote, ``#``,
-    backslash or ``{{`` (which could hide a brace or the f-string's own quote),
-    and no ``\\N{`` stands outside them."""
-    depth = 0
-    after_pair = -1  # the second brace of a doubled one outside the fields
-    for found in FIELD_MARKS.finditer(text, begin + 1, end - 1):
-        at = found.start()
-        mark = text[at]
-        if at == after_pair:
-            continue
-        if depth:
-            if mark == '{' and text[at + 1] != '{':
-                depth += 1
-            elif mark == '}':
-                depth -= 1
-            else:
-                return False  # a quote, '#', backslash or '{{' inside a field
-        elif mark in '{}':
-            if text[at + 1] == mark:
-                after_pair = at + 1
-            elif mark == '}':
-                return False
-            else:
-                depth = 1
-        elif mark == '\\' and text.startswith('N{', at + 1):
-            return False
-    return depth == 0
 
 
 def file_tokens(lines: list[str]) -> list[tokenize.TokenInfo]:

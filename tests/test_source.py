@@ -373,9 +373,10 @@ def literals_end(tokens: list[tokenize.TokenInfo], index: int) -> int:
     ("x = rf'{a:>{w}}\\d{{'\n", [1], True),                     # raw, a nested field, a doubled brace
     ("x = f'''{a}\n\\d{b!r}\n'''\n", [2], True),                # a triple-quoted one over rows
     ("x = (f'\\{a}'\n     f'{b}\\t')\n", [1, 2], True),        # a backslash before a field; two parts
-    ("x = f'{a[\"k\"]}' + '\\d'\n", [1], not SPLIT_FSTRINGS),      # a quote in a field (3.12+: None)
-    ("x = f'{a!r:#>4}'\ny = '\\d'\n", [2], not SPLIT_FSTRINGS),      # a '#' in a field's spec
-    ("x = f'\\N{DASH}{a}'\ny = '\\d'\n", [2], not SPLIT_FSTRINGS),  # \N{...} is no field
+    ("x = f'{a[\"k\"]}' + '\\d'\n", [1], True),       # a quote in a field (3.12+: its end tokenized)
+    ("x = f'{a!r:#>4}'\ny = '\\d'\n", [2], True),       # a '#' in a field's spec
+    ("x = f'\\N{DASH}{a}'\ny = '\\d'\n", [2], True),   # \N{...} is no field
+    ("x = f\\\n    + '\\d'\n", [2], True),                # a name f, then a line continuation
     # a t-string (3.14+) with no backslash is left alone, as an f-string is (before 3.14 't' is no prefix)
     *([("x = t'{a}' + '\\d'\n", [1], True)] if source.FORMATTED_PREFIXES > {'t'} else []),
 ])
@@ -409,14 +410,33 @@ def test_lexed_literals_none_when_unsure(src, rows):
     'x = f"{a + "}"}" + \'\\d\'\n',                          # ... with a brace
     'x = f"""{a # }\n}""" + \'\\d\'\n',                      # a comment in a field
     'x = f"{\'}\' + "\\d"}"\n',                                # a field the plain rule ends wrongly
+    'x = f"{f"{a["k"]}" + "\\d"}" + "\\d"\n',                 # nested, each with its own quotes
+    "x = f'{a\n}' + '\\d'\n",                                  # a field over two rows
+    'x = f"{a["k"]}"  # "\ny = "\\d"\n',                       # a comment after it, with a quote
+    'x = (f"{a["k"]}",\n     "\\d", f"""{b[\'"\']}\n\\t""")\n',  # then a triple-quoted one
 ])
-def test_lexed_literals_none_for_pep701_fields(src):
+def test_lexed_literals_of_pep701_fields_are_the_tokenizers(src):
+    """The rule of ``STRING_LITERAL`` may end an f-string whose fields hold quotes wrongly (3.12+):
+    its end is the tokenizer's (``literals.formatted_end``), and the lexing goes on from there."""
     lines = lines_of(src)
     rows = source.backslash_rows(lines)
     with warnings.catch_warnings():
         warnings.simplefilter('ignore')
         compile(src, '<case>', 'exec', flags=ast.PyCF_ONLY_AST)  # each case is valid code here
-    assert source.lexed_literals(lines, rows) is None
+        expected = tokenizers_literals(source.file_tokens(lines), rows)
+    lexed = source.lexed_literals(lines, rows)
+    assert lexed is not None
+    assert [tuple(tok[:4]) for tok in lexed] == [tuple(tok[:4]) for tok in expected]
+
+
+@pytest.mark.skipif(source.FSTRING_IS_STRING, reason='PEP 701: 3.12+')
+@pytest.mark.parametrize('src', [
+    'x = f"{a["k"] + "\n"' + " " * literals.LONG_ROW + '}" + \'\\d\'\n',   # its row is too long to tokenize
+    'x = f"{a["k"]\n' + "'\\d'\n",                               # it does not end
+])
+def test_lexed_literals_none_for_pep701_fields(src):
+    lines = lines_of(src)
+    assert source.lexed_literals(lines, source.backslash_rows(lines)) is None
 
 
 def test_lexed_literals_without_rows():
@@ -433,6 +453,7 @@ def test_lexed_literals_without_rows():
     ("x = open('C:\\new')\n", True),                            # ESC501 if used as a path: the AST says
     ("x = '$\\theta$'\n", True),                                # an ESC601 candidate
     ('def f():\n    """>>> print(\'a\\tb\')"""\n', True),        # an ESC602 candidate
+    ('def f():\n    """>>> f()\\n    2\n    """\n', False),       # ... none: a line break outside strings
     ("x = '\\N{EM DASH}'\n", False),                            # valid, and no check looks at it
     ("x = '\\u00e9'\ny = b'a'\n", False),                       # \u in a str (the row is not quiet)
     ("x = r'\\d\\1\\b'\n", False),                              # raw

@@ -61,6 +61,9 @@ IGNORED_ALL = ('flake8-escapes: the configuration ignores every ESC code (flake8
                '"E" ignores ESC too); add extend-select = ESC to report them')
 FIRST_LINES = re.compile(rb'([^\r\n]*(?:\r\n|\r|\n)?)([^\r\n]*(?:\r\n|\r|\n)?)')
 FLAKE8_WORD = re.compile('flake8', re.IGNORECASE)
+#: Encodings (as ``tokenize.detect_encoding`` names them) whose only byte for a backslash is its ASCII
+#: one, and which read no other byte as one (unlike a multi-byte encoding's, or UTF-7's '+AFw-').
+ASCII_ENCODINGS = frozenset({'utf-8', 'utf-8-sig', 'iso-8859-1'})
 #: Set in each process: the parent's, inherited by fork, or re-read from argv.
 _settings: config.Config | None = None
 #: Standard input's bytes, once read (``stdin_bytes``).
@@ -155,12 +158,27 @@ def source_lines(data: bytes) -> list[str] | None:
 
 def read_lines(filename: str) -> list[str] | None:
     """A file's (or standard input's) lines: None where flake8's own reader
-    should read the file (it falls back to latin-1)."""
+    should read the file (it falls back to latin-1); none (``[]``) for a file
+    with no backslash (``no_backslash``), which nothing can be reported on."""
     if filename == '-':
         data = stdin_bytes()
         return source_lines(data) or io.StringIO(data.decode('latin-1'), newline=None).readlines()
     with os.fdopen(os.open(filename, output.READ_FLAGS), 'rb') as f:
-        return source_lines(f.read())
+        data = f.read()
+    return [] if no_backslash(data) else source_lines(data)
+
+
+def no_backslash(data: bytes) -> bool:
+    """Does a source surely hold no backslash, however it is read?  When its bytes
+    hold none and its encoding writes each ASCII character as its one byte
+    (``ASCII_ENCODINGS``): its text holds none then, nor its latin-1 reading
+    (flake8's, when it does not decode)."""
+    if b'\\' in data:
+        return False
+    try:
+        return encoding_of(data) in ASCII_ENCODINGS
+    except (LookupError, SyntaxError):  # a cookie that names no encoding: read as flake8 reads it
+        return False
 
 
 def stdin_bytes() -> bytes:
@@ -203,7 +221,10 @@ def _file_results(filename: str) -> tuple[str, list[Result]]:
     settings = _settings
     assert settings is not None
     try:
-        processor = FileProcessor(filename, settings.options, lines=read_lines(filename))
+        lines = read_lines(filename)
+        if lines == [] and filename != '-':  # no backslash (or empty): nothing to report, not even E999
+            return filename, []
+        processor = FileProcessor(filename, settings.options, lines=lines)
     except OSError as error:
         return filename, [('E902', 0, 0, f'{type(error).__name__}: {error}', None, 1)]
     if filename == '-':  # flake8's reader names standard input as it reads it; ours was given the lines
@@ -212,7 +233,7 @@ def _file_results(filename: str) -> tuple[str, list[Result]]:
     lines = processor.lines
     # The plugin's own path: a row whose backslashes nothing can report is not read; a file
     # with no other row is neither parsed nor tokenized (no E999 then: issue 32).
-    rows = source.reportable_rows(lines) if settings.reported(CODES, name) else []
+    rows = source.reportable_rows(lines) if any(settings.reports(code, name) for code in CODES) else []
     if not may_report(lines, rows):  # E999 and E902 too come only from a file that may report
         return name, []
     escapes = bool(rows)
