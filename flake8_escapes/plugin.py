@@ -3,12 +3,11 @@ from __future__ import annotations
 
 import argparse
 import ast
-import gc
 import warnings
 from typing import Any, Iterator
 
 import flake8_escapes
-from flake8_escapes import apis, source
+from flake8_escapes import apis, collector_paused, source
 
 REGEX_FUNCTIONS_OPTION = '--escapes-regex-functions'
 
@@ -79,14 +78,9 @@ class Plugin:
 
     def reports(self) -> list[tuple[int, int, str]]:
         """The file's reports (line, column, message), made with the cyclic garbage
-        collector paused, then on again as it was (as the fixer does: the checks make
-        several objects per token and per node, none of them in a cycle, and the
-        collector would walk them again and again as they pile up: a third of the
-        time on a file of a thousand f-strings); a list, so that flake8 never runs
+        collector paused (``collector_paused``); a list, so that flake8 never runs
         with it paused."""
-        enabled = gc.isenabled()
-        gc.disable()
-        try:
+        with collector_paused():
             # No backslash that can stand in a literal: no tokens, nothing to report.
             # A tokenize error leaves run() before any report, as flake8's own
             # file_tokens raised it before: flake8 reports it as E902/E999.
@@ -98,6 +92,3 @@ class Plugin:
             from flake8_escapes import checks
             return [(report.line, report.col, report.message)
                     for report in checks.all_reports(self.tree, tokens, self.lines, self.regex_functions)]
-        finally:
-            if enabled:
-                gc.enable()

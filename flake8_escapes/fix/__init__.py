@@ -9,12 +9,10 @@ point, bounded by ``ROUNDS``, since a fix can expose another report.
 from __future__ import annotations
 
 import ast
-import contextlib
-import gc
 import io
-from typing import Iterator, NamedTuple
+from typing import NamedTuple
 
-from flake8_escapes import apis
+from flake8_escapes import apis, collector_paused
 from flake8_escapes.fix import plan, proof, refused
 from flake8_escapes.fix.files import (
     Edit, Snapshot, apply, apply_bytes, detect_encoding, normalized, read, snapshot, splice_problem,
@@ -116,24 +114,7 @@ def _only_at(by_piece: plan.Planned, at: frozenset[tuple[int, int]]) -> plan.Pla
     return kept
 
 
-@contextlib.contextmanager
-def _collector_paused() -> Iterator[None]:
-    """The cyclic garbage collector paused while one file is fixed, then on
-    again as it was: a round makes several objects per token and per node
-    (hundreds of thousands in a big file), none of them in a cycle, and the
-    collector would walk every one of them again as they pile up (40% of the
-    fixer's time on a file of 20,000 literals)."""
-    if not gc.isenabled():
-        yield
-        return
-    gc.disable()
-    try:
-        yield
-    finally:
-        gc.enable()
-
-
-@_collector_paused()
+@collector_paused()
 def fix_text(
     text: str, codes: set[str], regex_functions: tuple[apis.Api, ...] | None = None,
     at: frozenset[tuple[int, int]] | None = None,
@@ -173,7 +154,7 @@ def _encoding_of(data: bytes) -> str:
     return encoding
 
 
-@_collector_paused()
+@collector_paused()
 def fix_bytes(
     data: bytes, codes: set[str], regex_functions: tuple[apis.Api, ...] | None = None,
 ) -> BytesResult:
