@@ -405,13 +405,17 @@ def build() -> LanguageServer:  # noqa: C901 - one small handler per message, re
         server.text_document_publish_diagnostics(types.PublishDiagnosticsParams(
             document.uri, [engine.to_lsp(document, item) for item in found], document.version))
 
+    def say_complaints(level: types.MessageType) -> None:
+        """Log what the engine found wrong meanwhile (a configuration, a noqa it could not make)."""
+        for complaint in engine.complaints:
+            log(level, complaint)
+        engine.complaints.clear()
+
     async def run_later(document: Document, pause: float) -> None:
         if pause:
             await asyncio.sleep(pause)
         found, problem = await asyncio.get_running_loop().run_in_executor(engine.worker, checked, document)
-        for complaint in engine.complaints:
-            log(types.MessageType.Error, complaint)
-        engine.complaints.clear()
+        say_complaints(types.MessageType.Error)
         if problem:
             log(types.MessageType.Error, problem)
         if engine.documents.get(document.uri) is document:  # else a newer version is on its way
@@ -507,9 +511,7 @@ def build() -> LanguageServer:  # noqa: C901 - one small handler per message, re
     @server.feature(types.CODE_ACTION_RESOLVE)
     def code_action_resolve(params: types.CodeAction) -> types.CodeAction:
         resolved = engine.resolved(params)
-        for complaint in engine.complaints:
-            log(types.MessageType.Warning, complaint)
-        engine.complaints.clear()
+        say_complaints(types.MessageType.Warning)
         return resolved
 
     @server.feature(types.TEXT_DOCUMENT_HOVER)
