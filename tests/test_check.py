@@ -584,3 +584,27 @@ def test_files_read_without_the_ast_are_not_parsed(tmp_path, monkeypatch):
             parsed.clear()
             checking.file_results(name)
             assert parsed, (select, name)
+
+
+PATTERNS = [[], ['*.py'], ['.git', '__pycache__', '*.egg', 'build'], ['sub/*', '*_test.py'],
+            ['[ab]*.py', 'x?y'], ['*[!.]*'], ['[', 'a[b'], [os.path.abspath('pkg') + '/*']]
+NAMES = ['a.py', 'b_test.py', 'sub/c.py', '.git', 'pkg/mod.py', 'xzy', 'x/y', '[', 'a[b', 'build',
+         'deep/build', 'noext', 'A.PY', 'pkg', '.']
+
+
+@pytest.mark.parametrize('patterns', PATTERNS)
+def test_the_walks_patterns_match_as_flake8s_functions(patterns):
+    """``config.Patterns`` (one regex for all the patterns, for speed) answers as flake8's own
+    ``utils.fnmatch`` (``--filename``) and ``utils.matches_filename`` (``--exclude``) on every
+    name, bad patterns included."""
+    import logging
+
+    from flake8 import utils
+
+    from flake8_escapes import config
+    matching = config.Patterns(patterns)
+    for name in NAMES:
+        assert matching(name) == utils.fnmatch(name, patterns), (patterns, name)
+        flake8s = utils.matches_filename(name, patterns=patterns, log_message=config.EXCLUDED,
+                                         logger=logging.getLogger('t'))
+        assert matching.excludes(name) == flake8s, (patterns, name)
