@@ -169,8 +169,12 @@ def text_reports(lines: list[str]) -> list[rules.Report] | None:
     """The reports of a text that does not parse that its literals' text alone
     gives (``checks.TEXT_CHECKS``: ESC304 above all); None when its literals
     cannot be read."""
-    tokens = source.unparsed_literals(lines)
-    return None if tokens is None else list(checks.text_reports(tokens, lines))
+    closed = checks.closing_reports(lines)  # ESC305: literals that run on, ended where meant
+    tokens = source.unparsed_literals(closed.mended)
+    if tokens is None:
+        return closed.reports or None
+    found = checks.text_reports(tokens, closed.mended)
+    return closed.reports + list(checks.unmended(found, closed)) if closed.reports else list(found)
 
 
 def _lines(text: str) -> tuple[str, list[str]]:

@@ -12,7 +12,7 @@ import sys
 import tokenize
 from typing import Iterable, Iterator, NamedTuple
 
-from flake8_escapes import apis, doctests, escapes, invalid, literals, paths, regex, roles, rules, tex
+from flake8_escapes import apis, doctests, escapes, invalid, literals, paths, quotes, regex, roles, rules, tex
 
 
 SEARCH_COMMAND = tex.may_hold_command
@@ -110,7 +110,7 @@ def refused_reports(tokens: list[tokenize.TokenInfo], lines: list[str]) -> Itera
 #: What ``PathJudge`` says of a literal that is a Windows path by its text alone.
 TEXT_PATHS = frozenset({paths.PATH_BY_TEXT, paths.PATH_IN_TEXT})
 #: The checks of a file that does not parse: what the literals' text alone tells (``text_reports``).
-TEXT_CHECKS = 'ESC301-ESC304, ESC501 by its text'
+TEXT_CHECKS = 'ESC301-ESC305, ESC501 by its text'
 #: ... and those that need its AST.
 AST_CHECKS = 'ESC4xx, ESC501 where the use decides, ESC601, ESC602'
 
@@ -126,6 +126,52 @@ def text_reports(tokens: list[tokenize.TokenInfo], lines: list[str]) -> Iterator
     for line, col, rule, fields in (*invalid.reports(found), *paths.reports(found, None, judge)):
         yield rules.Report(line, col, rule, fields, at[line, col])
     yield from refused_reports(tokens, lines)
+
+
+class Closed(NamedTuple):
+    """ESC305's reports of a text that does not parse, and its lines with each of their
+    backslashes doubled (``mended``: the literals end where meant), for the other checks."""
+
+    reports: list[rules.Report]
+    mended: list[str]
+
+
+def closing_reports(lines: list[str]) -> Closed:
+    """ESC305: each backslash that escapes the closing quote of a Windows path
+    (``quotes.escaped_quotes``, proved by the tokenizer), in a text that does not parse."""
+    text = ''.join(lines)
+    if "\\'" not in text and '\\"' not in text:
+        return Closed([], lines)
+    found = quotes.escaped_quotes(text.replace('\r\n', '\n') if '\r' in text else text)
+    if not found:
+        return Closed([], lines)
+    reports = []
+    for item in found:
+        row = lines[item.line - 1]
+        piece = literals.Piece((item.line, item.col), row[item.col:item.col + 2], (), item.is_bytes, '')
+        found_at = literals.Found(item.line, item.col, quotes.escape_of(item), piece)
+        reports.append(rules.Report(item.line, item.col, rules.ESC305, quotes.message_fields(item), found_at))
+    mended = list(lines)
+    for item in reversed(found):  # from the last: the columns of the others stay
+        row = mended[item.line - 1]
+        mended[item.line - 1] = row[:item.col] + '\\' + row[item.col:]
+    return Closed(reports, mended)
+
+
+def unmended(reports: Iterable[rules.Report], closed: Closed) -> Iterator[rules.Report]:
+    """``reports`` on ``closed.mended`` at their places in the text as written."""
+    doubled: dict[int, list[int]] = {}
+    for report in closed.reports:
+        doubled.setdefault(report.line, []).append(report.col)
+    for report in reports:
+        cols = doubled.get(report.line)
+        if not cols:
+            yield report
+            continue
+        shift = sum(1 for index, col in enumerate(sorted(cols)) if col + index < report.col)
+        col = report.col - shift
+        found = report.found._replace(col=col)
+        yield report._replace(col=col, found=found)
 
 
 def all_reports(

@@ -1,0 +1,230 @@
+"""ESC305: a backslash that escapes the closing quote of a Windows path (``r'C:\\reports\\'``).
+
+Such a literal does not end where its author meant: the quote is escaped, the
+literal runs on into the code, and CPython says "unterminated string literal"
+somewhere else.  So ESC305 is a finding of a file that does not parse.  The
+candidates are read from the text (a backslash before the quote that would
+close the literal it stands in, the literal's text before it a Windows path by
+the path family's tests, or a name on a row that says path), then proved by
+CPython's tokenizer: as written, no literal ends at that quote; with the
+backslash doubled, one does, and the whole statement tokenizes.  The
+candidates of one statement are proved together (``"C:\\a\\" + n + "D:\\b\\"``);
+a statement whose proof fails reports nothing.
+"""
+from __future__ import annotations
+
+import io
+import re
+import tokenize
+import warnings
+from typing import Iterator, NamedTuple
+
+from flake8_escapes import escapes, paths
+from flake8_escapes.escapes import Escape
+
+#: What the lexer of ``_statements`` looks at (group ``what``), the rest skipped in C: a comment,
+#: a line continuation, a line end, a bracket, a literal's opening (its prefix and quote).
+_LEXEME = re.compile(r"""(?:[^#\\\n()\[\]{}'"\w]+|\w+(?![\w'"]))*
+    (?P<what>\#[^\n]*|\\\n|\n|[(\[{]|[)\]}]|(?P<prefix>\w*)(?P<quote>'''|\"\"\"|'|")|\\|\Z)""", re.VERBOSE)
+#: The prefixes a literal may have (lower case), and those of a raw one.
+PREFIXES = frozenset({'', 'r', 'u', 'b', 'br', 'rb', 'f', 'fr', 'rf', 't', 'tr', 'rt'})
+#: A literal's text before the backslash that is names and separators only (``'x\\'``): a
+#: path on a row that says so (``paths.PATH_CUE``: ``open(``, ``join(``, a name with ``dir``).
+NAMES = re.compile(r'[\w.$~ -]+(?:\\\\?[\w.$~ -]+)*\\?')
+#: The tokens that end a literal.
+ENDS = frozenset(
+    {tokenize.STRING} | {getattr(tokenize, name) for name in ('FSTRING_END', 'TSTRING_END') if hasattr(tokenize, name)})
+
+
+class Closing(NamedTuple):
+    """A backslash that escapes its literal's closing quote: at ``offset`` of the
+    text, at (line, 0-based col); the literal's prefix (lower case) and quote."""
+
+    offset: int
+    line: int
+    col: int
+    prefix: str
+    quote: str     # ', ", ''' or \"\"\"
+
+    @property
+    def raw(self) -> bool:
+        return 'r' in self.prefix
+
+    @property
+    def is_bytes(self) -> bool:
+        return 'b' in self.prefix
+
+
+def escaped_quotes(text: str) -> list[Closing]:
+    """The ESC305 backslashes of ``text`` (its line ends ``\\n``), proved by CPython's
+    tokenizer (``_proved``); [] when the text holds no backslash before a quote."""
+    if "\\'" not in text and '\\"' not in text:
+        return []
+    starts = _row_starts(text)
+    found: list[Closing] = []
+    for begin, end, candidates in _statements(text):
+        if candidates and _proved(text, begin, end, candidates):
+            found.extend(_closing(text, starts, *candidate) for candidate in candidates)
+    return found
+
+
+def doubled(text: str, found: list[Closing]) -> str:
+    """``text`` with each backslash of ``found`` doubled: a text whose literals end where meant
+    (the columns of every row move by one after each backslash doubled)."""
+    parts = []
+    at = 0
+    for item in found:
+        parts.append(text[at:item.offset])
+        parts.append('\\')
+        at = item.offset
+    parts.append(text[at:])
+    return ''.join(parts)
+
+
+def repair(item: Closing) -> tuple[int, str]:
+    """The repair of ``item`` that keeps the meant value, the path with one backslash at its
+    end: (how many characters to replace at its backslash, the new text).  In a non-raw
+    literal, the backslash doubled; in a raw one, which cannot end in one backslash, the
+    literal closed before it and a ``'\\\\'`` joined to it (``r'C:\\d\\'`` -> ``r'C:\\d' '\\\\'``;
+    ``b'\\\\'`` after a bytes literal, ``t'\\\\'`` after a t-string)."""
+    if not item.raw:
+        return 0, '\\'
+    joined = 'b' if item.is_bytes else 't' if 't' in item.prefix else ''
+    quote = item.quote[0]
+    return 1 + len(item.quote), f'{item.quote} {joined}{quote}\\\\{quote}'
+
+
+def _row_starts(text: str) -> list[int]:
+    starts = [0]
+    find = text.find
+    at = find('\n')
+    while at != -1:
+        starts.append(at + 1)
+        at = find('\n', at + 1)
+    return starts
+
+
+def _closing(text: str, starts: list[int], offset: int, prefix: str, quote: str) -> Closing:
+    from bisect import bisect_right
+    row = bisect_right(starts, offset)
+    return Closing(offset, row, offset - starts[row - 1], prefix, quote)
+
+
+def _statements(text: str) -> Iterator[tuple[int, int, list[tuple[int, str, str]]]]:
+    """Each logical line of ``text`` as the tokenizer would read it were each candidate's
+    backslash doubled: (its first offset, the offset past its line end, its candidates as
+    (offset of the backslash, prefix, quote))."""
+    match = _LEXEME.match
+    at, begin, depth = 0, 0, 0
+    candidates: list[tuple[int, str, str]] = []
+    while True:
+        found = match(text, at)
+        assert found is not None  # it matches the end of the text at the latest
+        what = found.group('what')
+        at = found.end()
+        if not what:
+            if begin < len(text):
+                yield begin, len(text), candidates
+            return
+        if found.group('quote'):
+            prefix = found.group('prefix').lower()  # a keyword before the quote is none: return'a'
+            at, candidate = _literal(text, found.start('quote'), prefix if prefix in PREFIXES else '',
+                                     found.group('quote'))
+            if candidate is not None:
+                candidates.append(candidate)
+        elif what == '\n' and depth == 0:
+            yield begin, at, candidates
+            begin, candidates = at, []
+        elif what in '([{':
+            depth += 1
+        elif what in ')]}':
+            depth = max(0, depth - 1)
+
+
+def _literal(text: str, start: int, prefix: str, quote: str) -> tuple[int, tuple[int, str, str] | None]:
+    """(the offset past the literal whose quote is at ``start``, its candidate or None):
+    the literal ends at its closing quote, at its first candidate (whose backslash is read
+    doubled), at the line end that ends a one-line literal, or at the end of the text."""
+    body = start + len(quote)
+    at = body
+    single = len(quote) == 1
+    stops = re.compile(r'\\|\n|' + re.escape(quote[0])) if single else re.compile(r'\\|' + quote)
+    while True:
+        found = stops.search(text, at)
+        if found is None:
+            return len(text), None
+        at = found.start()
+        char = text[at]
+        if char == '\n':
+            return at, None  # unterminated: the line end is the statement's
+        if char != '\\':
+            return found.end(), None
+        if text.startswith(quote, at + 1) and _reads_as_path(text, body, at):
+            return at + 1 + len(quote), (at, prefix.lower(), quote)
+        at += 2
+
+
+def _reads_as_path(text: str, begin: int, backslash: int) -> bool:
+    """Is the literal's text before ``backslash`` (from ``begin``), with it, a Windows path
+    by its text, or names and separators on a row that says path?"""
+    written = text[begin:backslash + 1]
+    if '\n' in written:
+        return False
+    if paths.path_kind(written):
+        return True
+    if NAMES.fullmatch(written) is None:
+        return False
+    row = text[text.rfind('\n', 0, begin) + 1:begin]
+    return paths.PATH_CUE.search(row) is not None
+
+
+def _proved(text: str, begin: int, end: int, candidates: list[tuple[int, str, str]]) -> bool:
+    """Does CPython's tokenizer prove the candidates of the statement ``text[begin:end]``?
+    As written, no literal ends at one of their quotes; with their backslashes doubled, a
+    literal ends at each one's quote, and the statement tokenizes whole."""
+    snippet = text[begin:end]
+    offsets = [offset - begin for offset, _, _ in candidates]
+    written_ends = _ends(snippet)
+    if written_ends is not None and any(
+            offset + 1 + len(quote) in written_ends for offset, (_, _, quote) in zip(offsets, candidates)):
+        return False
+    mended = doubled(snippet, [Closing(offset, 0, 0, '', '') for offset in offsets])
+    mended_ends = _ends(mended, whole=True)
+    if mended_ends is None:
+        return False
+    return all(offset + index + 2 + len(quote) in mended_ends
+               for index, (offset, (_, _, quote)) in enumerate(zip(offsets, candidates)))
+
+
+def _ends(snippet: str, whole: bool = False) -> set[int] | None:
+    """The offsets just past each literal the tokenizer reads in ``snippet``, up to where it
+    stops; None when ``whole`` and it does not tokenize whole."""
+    starts = _row_starts(snippet)
+    ends: set[int] = set()
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter('ignore')  # 3.12+'s tokenizer warns about the escapes
+            for token in tokenize.generate_tokens(io.StringIO(snippet).readline):
+                if token.type == tokenize.ERRORTOKEN and not token.string.isspace():
+                    raise SyntaxError(token.string)  # 3.10, 3.11: a quote that opens no literal
+                if token.type in ENDS:
+                    row, col = token.end
+                    ends.add(starts[row - 1] + col)
+    except (SyntaxError, tokenize.TokenError):
+        return None if whole else ends
+    return ends
+
+
+#: ESC305's advice, for a non-raw literal and for a raw one (which cannot end in one backslash).
+ADVICE = "end the path with '\\\\' or use os.path.join"
+RAW_ADVICE = "end the raw path with r'...' '\\\\' or use pathlib"
+
+
+def message_fields(item: Closing) -> dict[str, str]:
+    """ESC305's message fields for ``item``."""
+    return {'escape': '\\' + item.quote[0], 'advice': RAW_ADVICE if item.raw else ADVICE}
+
+
+def escape_of(item: Closing) -> Escape:
+    """The escape ESC305 is about, ``\\'`` or ``\\"``, as the grammar reads it."""
+    return Escape(0, '\\' + item.quote[0], escapes.SIMPLE)
