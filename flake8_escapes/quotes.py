@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import io
 import re
+from bisect import bisect_right
 import tokenize
 import warnings
 from typing import Iterator, NamedTuple
@@ -31,6 +32,9 @@ PREFIXES = frozenset({'', 'r', 'u', 'b', 'br', 'rb', 'f', 'fr', 'rf', 't', 'tr',
 #: A literal's text before the backslash that is names and separators only (``'x\\'``): a
 #: path on a row that says so (``paths.PATH_CUE``: ``open(``, ``join(``, a name with ``dir``).
 NAMES = re.compile(r'[\w.$~ -]+(?:\\\\?[\w.$~ -]+)*\\?')
+#: A candidate of ``_statements``: (the offset of its backslash, the literal's prefix in lower
+#: case, its quote, the offset of the literal).
+Candidate = tuple[int, str, str, int]
 #: The tokens that end a literal.
 ENDS = frozenset(
     {tokenize.STRING} | {getattr(tokenize, name) for name in ('FSTRING_END', 'TSTRING_END') if hasattr(tokenize, name)})
@@ -45,6 +49,7 @@ class Closing(NamedTuple):
     col: int
     prefix: str
     quote: str     # ', ", ''' or \"\"\"
+    begin: int = 0  # the offset of the literal's first character (its prefix)
 
     @property
     def raw(self) -> bool:
@@ -60,7 +65,7 @@ def escaped_quotes(text: str) -> list[Closing]:
     tokenizer (``_proved``); [] when the text holds no backslash before a quote."""
     if "\\'" not in text and '\\"' not in text:
         return []
-    starts = _row_starts(text)
+    starts = row_starts(text)
     found: list[Closing] = []
     for begin, end, candidates in _statements(text):
         if candidates and _proved(text, begin, end, candidates):
@@ -94,7 +99,7 @@ def repair(item: Closing) -> tuple[int, str]:
     return 1 + len(item.quote), f'{item.quote} {joined}{quote}\\\\{quote}'
 
 
-def _row_starts(text: str) -> list[int]:
+def row_starts(text: str) -> list[int]:
     starts = [0]
     find = text.find
     at = find('\n')
@@ -104,19 +109,18 @@ def _row_starts(text: str) -> list[int]:
     return starts
 
 
-def _closing(text: str, starts: list[int], offset: int, prefix: str, quote: str) -> Closing:
-    from bisect import bisect_right
+def _closing(text: str, starts: list[int], offset: int, prefix: str, quote: str, begin: int) -> Closing:
     row = bisect_right(starts, offset)
-    return Closing(offset, row, offset - starts[row - 1], prefix, quote)
+    return Closing(offset, row, offset - starts[row - 1], prefix, quote, begin)
 
 
-def _statements(text: str) -> Iterator[tuple[int, int, list[tuple[int, str, str]]]]:
+def _statements(text: str) -> Iterator[tuple[int, int, list[Candidate]]]:
     """Each logical line of ``text`` as the tokenizer would read it were each candidate's
     backslash doubled: (its first offset, the offset past its line end, its candidates as
-    (offset of the backslash, prefix, quote))."""
+    (offset of the backslash, prefix, quote, offset of the literal))."""
     match = _LEXEME.match
     at, begin, depth = 0, 0, 0
-    candidates: list[tuple[int, str, str]] = []
+    candidates: list[Candidate] = []
     while True:
         found = match(text, at)
         assert found is not None  # it matches the end of the text at the latest
@@ -128,8 +132,8 @@ def _statements(text: str) -> Iterator[tuple[int, int, list[tuple[int, str, str]
             return
         if found.group('quote'):
             prefix = found.group('prefix').lower()  # a keyword before the quote is none: return'a'
-            at, candidate = _literal(text, found.start('quote'), prefix if prefix in PREFIXES else '',
-                                     found.group('quote'))
+            prefix = prefix if prefix in PREFIXES else ''
+            at, candidate = _literal(text, found.start('quote'), prefix, found.group('quote'))
             if candidate is not None:
                 candidates.append(candidate)
         elif what == '\n' and depth == 0:
@@ -141,7 +145,7 @@ def _statements(text: str) -> Iterator[tuple[int, int, list[tuple[int, str, str]
             depth = max(0, depth - 1)
 
 
-def _literal(text: str, start: int, prefix: str, quote: str) -> tuple[int, tuple[int, str, str] | None]:
+def _literal(text: str, start: int, prefix: str, quote: str) -> tuple[int, Candidate | None]:
     """(the offset past the literal whose quote is at ``start``, its candidate or None):
     the literal ends at its closing quote, at its first candidate (whose backslash is read
     doubled), at the line end that ends a one-line literal, or at the end of the text."""
@@ -160,7 +164,7 @@ def _literal(text: str, start: int, prefix: str, quote: str) -> tuple[int, tuple
         if char != '\\':
             return found.end(), None
         if text.startswith(quote, at + 1) and _reads_as_path(text, body, at):
-            return at + 1 + len(quote), (at, prefix.lower(), quote)
+            return at + 1 + len(quote), (at, prefix, quote, start - len(prefix))
         at += 2
 
 
@@ -178,28 +182,28 @@ def _reads_as_path(text: str, begin: int, backslash: int) -> bool:
     return paths.PATH_CUE.search(row) is not None
 
 
-def _proved(text: str, begin: int, end: int, candidates: list[tuple[int, str, str]]) -> bool:
+def _proved(text: str, begin: int, end: int, candidates: list[Candidate]) -> bool:
     """Does CPython's tokenizer prove the candidates of the statement ``text[begin:end]``?
     As written, no literal ends at one of their quotes; with their backslashes doubled, a
     literal ends at each one's quote, and the statement tokenizes whole."""
     snippet = text[begin:end]
-    offsets = [offset - begin for offset, _, _ in candidates]
+    offsets = [candidate[0] - begin for candidate in candidates]
     written_ends = _ends(snippet)
     if written_ends is not None and any(
-            offset + 1 + len(quote) in written_ends for offset, (_, _, quote) in zip(offsets, candidates)):
+            offset + 1 + len(candidate[2]) in written_ends for offset, candidate in zip(offsets, candidates)):
         return False
     mended = doubled(snippet, [Closing(offset, 0, 0, '', '') for offset in offsets])
     mended_ends = _ends(mended, whole=True)
     if mended_ends is None:
         return False
-    return all(offset + index + 2 + len(quote) in mended_ends
-               for index, (offset, (_, _, quote)) in enumerate(zip(offsets, candidates)))
+    return all(offset + index + 2 + len(candidate[2]) in mended_ends
+               for index, (offset, candidate) in enumerate(zip(offsets, candidates)))
 
 
 def _ends(snippet: str, whole: bool = False) -> set[int] | None:
     """The offsets just past each literal the tokenizer reads in ``snippet``, up to where it
     stops; None when ``whole`` and it does not tokenize whole."""
-    starts = _row_starts(snippet)
+    starts = row_starts(snippet)
     ends: set[int] = set()
     try:
         with warnings.catch_warnings():
