@@ -84,8 +84,8 @@ ESC305 = Rule(
     family=INVALID,
     fix=UNSAFE,
     message="'{escape}' escapes the closing quote; {advice}",
-    summary=('a backslash that escapes the closing quote of a Windows path (`r\'C:\\dir\\\'`), '
-             'so that the file does not compile'),
+    summary=('a backslash that escapes the closing quote of a Windows path, so that the literal runs '
+             'on and the file does not compile'),
     bad="folder = r'C:\\reports\\'\n",
     good="folder = r'C:\\reports' '\\\\'\n",
 )
