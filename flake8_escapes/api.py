@@ -158,11 +158,13 @@ def may_report(lines: list[str], rows: list[int]) -> bool:
     """May a text with these ``source.reportable_rows`` get a report?  Not when
     it has none, nor when its literals there, lexed without the AST, hold no
     escape a check looks at (``checks.may_report``; an escape CPython refuses
-    is one): then it need not be parsed."""
-    if not rows:
-        return False
-    lexed = source.lexed_literals(lines, rows)
-    return lexed is None or checks.may_report(lexed, lines)
+    is one), and no row may hold a backslash that escapes a path's closing quote
+    (``checks.may_close_badly``: ESC305): then it need not be parsed."""
+    if rows:
+        lexed = source.lexed_literals(lines, rows)
+        if lexed is None or checks.may_report(lexed, lines):
+            return True
+    return checks.may_close_badly(lines)
 
 
 def text_reports(lines: list[str]) -> list[rules.Report] | None:

@@ -128,6 +128,11 @@ def text_reports(tokens: list[tokenize.TokenInfo], lines: list[str]) -> Iterator
     yield from refused_reports(tokens, lines)
 
 
+def may_close_badly(lines: list[str]) -> bool:
+    """May ``lines`` hold an ESC305 (``quotes.may_hold``: the rows' text alone)?"""
+    return quotes.may_hold(lines)
+
+
 class Closed(NamedTuple):
     """ESC305's reports of a text that does not parse, and its lines with each of their
     backslashes doubled (``mended``: the literals end where meant), for the other checks."""

@@ -13,6 +13,7 @@ a statement whose proof fails reports nothing.
 """
 from __future__ import annotations
 
+import ast
 import io
 import re
 from bisect import bisect_right
@@ -192,12 +193,25 @@ def _proved(text: str, begin: int, end: int, candidates: list[Candidate]) -> boo
     if written_ends is not None and any(
             offset + 1 + len(candidate[2]) in written_ends for offset, candidate in zip(offsets, candidates)):
         return False
+    if _parses(snippet):
+        return False  # the statement as written is Python, if not what was meant: x = 'C:\\d\\' # '
     mended = doubled(snippet, [Closing(offset, 0, 0, '', '') for offset in offsets])
     mended_ends = _ends(mended, whole=True)
     if mended_ends is None:
         return False
     return all(offset + index + 2 + len(candidate[2]) in mended_ends
                for index, (offset, candidate) in enumerate(zip(offsets, candidates)))
+
+
+def _parses(snippet: str) -> bool:
+    """Does the statement ``snippet`` (its first row's indentation left out) parse alone?"""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter('ignore')
+            ast.parse(snippet.lstrip(' \t\f'))
+    except (SyntaxError, ValueError):
+        return False
+    return True
 
 
 def _ends(snippet: str, whole: bool = False) -> set[int] | None:
@@ -232,3 +246,27 @@ def message_fields(item: Closing) -> dict[str, str]:
 def escape_of(item: Closing) -> Escape:
     """The escape ESC305 is about, ``\\'`` or ``\\"``, as the grammar reads it."""
     return Escape(0, '\\' + item.quote[0], escapes.SIMPLE)
+
+
+#: A backslash that escapes a quote (an odd run of backslashes before it).
+_ESCAPED_QUOTE = re.compile(r'(?<!\\)(?:\\\\)*\\([\'"])')
+
+
+def may_hold(lines: list[str]) -> bool:
+    """May ``lines`` hold an ESC305?  Some row holds a backslash that escapes a quote after
+    which the rest of the row holds that quote an even number of times: the literal runs past
+    the row's end or pairs the row's quotes one off (``r'C:\\d\\' + x``, ``'C:\\d\\', 'y')``),
+    where a literal that escapes a quote on purpose leaves an odd number (``'it\\'s'``).  The
+    fast path asks it of a text whose rows are otherwise quiet (only ``\\\\`` and quotes)."""
+    for row in lines:
+        if "\\'" not in row and '\\"' not in row:
+            continue
+        after = {"'": 0, '"': 0}  # each quote's count after the match, from the row's end: linear
+        stop = len(row)
+        for match in reversed(list(_ESCAPED_QUOTE.finditer(row))):
+            for quote in after:
+                after[quote] += row.count(quote, match.end(), stop)
+            stop = match.end()
+            if after[match.group(1)] % 2 == 0 or '#' in row[stop:]:  # a comment may hold a quote
+                return True
+    return False
