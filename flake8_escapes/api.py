@@ -54,6 +54,7 @@ FIX_ALL_TITLE = 'Fix all safe escape problems'
 #: What an unsafe fix changes, for its title: "Make raw (changes the value: ...)".
 CHANGES = {
     'ESC304': '`{escape}` becomes a backslash and its letters, and the file compiles',
+    'ESC305': 'the literal ends at its quote, with one backslash at its end, and the file compiles',
     'ESC401': '`{escape}` becomes a backreference',
     'ESC402': '`\\b` becomes a word boundary',
     'ESC501': '`{escape}` becomes a backslash in the path',

@@ -219,3 +219,19 @@ if __name__ == '__main__':
     result = labeled_score()
     tp, fn, fp = result['tp'], result['fn'], result['fp']
     print(result, f'precision {tp / (tp + fp):.3f}, recall {tp / (tp + fn):.3f}')
+
+
+def test_fix_command_names_the_repair_and_unsafe_makes_it(tmp_path):
+    """Without ``--unsafe`` the file is left alone and the line names the command that repairs it
+    (with ESC304 where the file needs both); with it, the file compiles and holds the paths."""
+    bad = tmp_path / 'bad.py'
+    bad.write_text("x = r'C:\\reports\\'\ny = 'C:\\Users\\me\\'\n")
+    run = [sys.executable, '-m', 'flake8_escapes', 'fix', 'bad.py']
+    proc = subprocess.run(run, capture_output=True, text=True, cwd=tmp_path, check=False)
+    assert proc.stderr.splitlines() == ['bad.py: skipped, does not parse (ESC305 x2, first at line 1): '
+                                        '`flake8-escapes fix --unsafe --select ESC304,ESC305` can repair it']
+    assert bad.read_text() == "x = r'C:\\reports\\'\ny = 'C:\\Users\\me\\'\n"
+    proc = subprocess.run([*run, '--unsafe'], capture_output=True, text=True, cwd=tmp_path, check=False)
+    namespace: dict[str, object] = {}
+    exec(bad.read_text(), namespace)
+    assert (namespace['x'], namespace['y']) == ('C:\\reports\\', 'C:\\Users\\me\\')

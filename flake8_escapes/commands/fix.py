@@ -27,6 +27,8 @@ shown, say = output.shown, output.say
 #: command whose fix (``fix.refused``) makes such a file compile: unsafe, and no other fix.
 REFUSED = 'ESC304'
 REPAIR = f'flake8-escapes fix --unsafe --select {REFUSED}'
+#: ... and of a backslash that escapes a path's closing quote (``fix.closing``).
+CLOSING = 'ESC305'
 
 
 def _summary(codes: list[str]) -> str:
@@ -97,6 +99,11 @@ def _not_parsed(name: str, data: bytes, job: Job, message: str, line: int | None
         count = f' x{len(refused)}, first' if len(refused) > 1 else ''
         return (f'{name}: skipped, does not parse ({REFUSED}{count} at line {refused[0]}): '
                 f'`{REPAIR}` can repair it')
+    closing, select = _closing_lines(data, job)
+    if closing:
+        count = f' x{len(closing)}, first' if len(closing) > 1 else ''
+        return (f'{name}: skipped, does not parse ({CLOSING}{count} at line {closing[0]}): '
+                f'`flake8-escapes fix --unsafe --select {select}` can repair it')
     where = f' (line {line})' if line else ''  # none for a NUL byte (3.11+)
     return f'{name}: skipped, does not parse: {message}{where}'
 
@@ -117,6 +124,31 @@ def _refused_lines(data: bytes, job: Job) -> list[int]:
         return sorted(report.line for report in api.text_reports(lines) or [] if report.code == REFUSED)
     except Exception:  # the repair does not reach a file that compiles: no hint
         return []
+
+
+def _closing_lines(data: bytes, job: Job) -> tuple[list[int], str]:
+    """The lines of the backslashes that escape a path's closing quote in ``data`` (its
+    ESC305 reports) and the codes to select, when their fix (with ESC304's, where the
+    file needs it too) makes the file compile; [] where it would not, or where ESC305 is
+    not reported there or is being fixed already."""
+    if CLOSING in job.codes or CLOSING not in job.unsafe_shown:
+        return [], ''
+    lines = io.StringIO(fix.read(data)[0], newline='').readlines()
+    found = sorted(report.line for report in api.text_reports(lines) or [] if report.code == CLOSING)
+    if not found:
+        return [], ''
+    for codes in ([CLOSING], [REFUSED, CLOSING]):
+        if not set(codes) <= job.unsafe_shown:
+            continue
+        try:
+            repaired = fix.read(api.fix_bytes(data, set(codes), job.regex_functions).data)[0]
+            with warnings.catch_warnings():
+                warnings.simplefilter('ignore')  # the compiler's warnings about other escapes
+                compile(repaired, '<repaired>', 'exec', dont_inherit=True)
+        except Exception:  # the repair does not reach a file that compiles: no hint
+            continue
+        return found, ','.join(codes)
+    return [], ''
 
 
 def fix_file(job: Job) -> Outcome:
