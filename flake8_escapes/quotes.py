@@ -37,8 +37,8 @@ NAMES = re.compile(r'[\w.$~ -]+(?:\\\\?[\w.$~ -]+)*\\?')
 #: case, its quote, the offset of the literal).
 Candidate = tuple[int, str, str, int]
 #: The tokens that end a literal.
-ENDS = frozenset(
-    {tokenize.STRING} | {getattr(tokenize, name) for name in ('FSTRING_END', 'TSTRING_END') if hasattr(tokenize, name)})
+ENDS = frozenset({tokenize.STRING} | {
+    getattr(tokenize, name) for name in ('FSTRING_END', 'TSTRING_END') if hasattr(tokenize, name)})
 
 
 class Closing(NamedTuple):

@@ -43,8 +43,8 @@ def cases() -> list[Case]:
                 found[-1] = found[-1]._replace(source=found[-1].source + line)
             continue
         label, places, value = match.groups()
-        found.append(Case(label, [tuple(map(int, place.split(':'))) for place in places.split()],  # type: ignore[misc]
-                          value, '', number))
+        rows_cols = [(int(place.split(':')[0]), int(place.split(':')[1])) for place in places.split()]
+        found.append(Case(label, rows_cols, value, '', number))
     return found
 
 
@@ -164,7 +164,8 @@ def test_check_reports_it_and_says_what_was_skipped(tmp_path):
     proc = subprocess.run([sys.executable, '-m', 'flake8_escapes', 'check', '--select=ESC', 'bad.py'],
                           capture_output=True, text=True, cwd=tmp_path, check=False)
     assert proc.stdout.splitlines() == [
-        "bad.py:1:17: ESC305 '\\'' escapes the closing quote; end the raw path with r'...' '\\\\' or use pathlib",
+        "bad.py:1:17: ESC305 '\\'' escapes the closing quote; "
+        "end the raw path with r'...' '\\\\' or use pathlib",
         "bad.py:2:6: ESC301 invalid escape sequence '\\d'; write '\\\\d' or use a raw string",
     ]
     assert 'ESC301-ESC305' in proc.stderr and proc.returncode == 1
@@ -235,3 +236,21 @@ def test_fix_command_names_the_repair_and_unsafe_makes_it(tmp_path):
     namespace: dict[str, object] = {}
     exec(bad.read_text(), namespace)
     assert (namespace['x'], namespace['y']) == ('C:\\reports\\', 'C:\\Users\\me\\')
+
+
+@pytest.mark.skipif(sys.version_info < (3, 14), reason='t-strings are 3.14+')
+def test_t_string_repair_keeps_the_strings():
+    """A raw t-string gets ``t'\\\\'`` joined (a t-string joins only t-strings): CPython's Template
+    holds the path with one backslash at its end."""
+    for prefix in ('t', 'rt', 'Tr'):
+        src = f"d = 'D'\nx = {prefix}'C:\\dir\\{{d}}\\'\n"
+        found = quotes.escaped_quotes(src)
+        assert [(item.line, item.col) for item in found] == [(2, src.splitlines()[1].rindex('\\'))]
+        fixed = api.fix(src, unsafe=True).text
+        namespace: dict[str, object] = {}
+        with warnings.catch_warnings():
+            warnings.simplefilter('ignore')
+            exec(fixed, namespace)
+        template = namespace['x']
+        assert ''.join(str(part) if isinstance(part, str) else part.value
+                       for part in template) == 'C:\\dir\\D\\', fixed  # type: ignore[attr-defined]
