@@ -256,10 +256,12 @@ def may_hold(lines: list[str]) -> bool:
     """May ``lines`` hold an ESC305?  Some row holds a backslash that escapes a quote after
     which the rest of the row holds that quote an even number of times: the literal runs past
     the row's end or pairs the row's quotes one off (``r'C:\\d\\' + x``, ``'C:\\d\\', 'y')``),
-    where a literal that escapes a quote on purpose leaves an odd number (``'it\\'s'``).  The
-    fast path asks it of a text whose rows are otherwise quiet (only ``\\\\`` and quotes)."""
+    where a literal that escapes a quote on purpose leaves an odd number (``'it\\'s'``); and
+    the row may hold a path (``paths.may_hold_path``, ``paths.PATH_CUE``).  The fast path asks
+    it of a text whose rows are otherwise quiet (only ``\\\\`` and quotes)."""
     for row in lines:
-        if "\\'" not in row and '\\"' not in row:
+        if ("\\'" not in row and '\\"' not in row) or not (
+                paths.may_hold_path(row) or paths.PATH_CUE.search(row) is not None):
             continue
         after = {"'": 0, '"': 0}  # each quote's count after the match, from the row's end: linear
         stop = len(row)
