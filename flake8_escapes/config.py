@@ -188,7 +188,7 @@ def regex_functions_text(value: str) -> str:
 
 
 def known_codes(known: Sequence[str]) -> str:
-    """``known`` as a usage error lists them: by family prefix (``ESC3 = ESC301-ESC304``)."""
+    """``known`` as a usage error lists them: by family prefix (``ESC3 = ESC301-ESC305``)."""
     groups: dict[str, list[str]] = {}
     for code in known:
         groups.setdefault(code[:4] if code.startswith('ESC') else code, []).append(code)

@@ -254,3 +254,18 @@ def test_t_string_repair_keeps_the_strings():
         template = namespace['x']
         assert ''.join(str(part) if isinstance(part, str) else part.value
                        for part in template) == 'C:\\dir\\D\\', fixed  # type: ignore[attr-defined]
+
+
+def test_editor_quick_fix_and_its_title():
+    """The server's quick fix of an ESC305 diagnostic is the fixer's plan, titled with what it
+    changes; its severity is an error by default (the file does not compile), as ESC304's."""
+    src = "x = r'C:\\reports\\'\n"
+    [diagnostic] = api.lint(src)
+    [planned] = api.fixes(src, [diagnostic])
+    assert planned.text == "x = r'C:\\reports' '\\\\'\n"
+    assert api.fix_title(diagnostic, planned.edits) == (
+        "Write `' '\\\\'` (changes the value: the literal ends at its quote, with one backslash at its end, "
+        'and the file compiles)')
+    pytest.importorskip('pygls', reason='the server needs pygls: pip install "flake8-escapes[server]"')
+    from flake8_escapes.commands import server
+    assert server.DEFAULT_SEVERITY['ESC305'] == 'error'

@@ -49,7 +49,7 @@ LINE_END = re.compile('\r\n|\r|\n')
 SEVERITIES = {'error': types.DiagnosticSeverity.Error, 'warning': types.DiagnosticSeverity.Warning,
               'information': types.DiagnosticSeverity.Information, 'hint': types.DiagnosticSeverity.Hint}
 #: The default severity per code family (a code or a longer prefix given in the settings wins).
-DEFAULT_SEVERITY = {'ESC': 'warning', 'ESC304': 'error'}
+DEFAULT_SEVERITY = {'ESC': 'warning', 'ESC304': 'error', 'ESC305': 'error'}
 
 
 def units(text: str, encoding: str) -> int:
