@@ -269,3 +269,35 @@ def test_editor_quick_fix_and_its_title():
     pytest.importorskip('pygls', reason='the server needs pygls: pip install "flake8-escapes[server]"')
     from flake8_escapes.commands import server
     assert server.DEFAULT_SEVERITY['ESC305'] == 'error'
+
+
+PATHS = ['C:\\reports', 'D:\\data\\in', '\\\\server\\share', '..\\logs', 'C:\\Program Files\\App', 'C:/x/y']
+PREFIXES = ['', 'r', 'b', 'rb', 'u', 'f', 'rf', 'R', 'Br']
+QUOTES = ["'", '"', "'''", '"""']
+#: What follows the literal in the statement (each valid after a literal that ends where meant).
+RESTS = ['', ' + name', ', name)', ')  # a comment', ' if name else "x"', ', "y", name)', " # don't",
+         " # '", ' # "', " # '''", ' # """']  # the last four pair the quotes up where they match: valid Python
+
+
+def _statements_of(path: str, prefix: str, quote: str, rest: str) -> tuple[str, str]:
+    """(the statement as written, with the closing backslash doubled), in a call when the rest
+    closes one."""
+    opened = 'f(' if rest.startswith((',', ')')) else ''
+    written = f"name = 'N'\nx = {opened}{prefix}{quote}{path}\\{quote}{rest}\n"
+    doubled = f"name = 'N'\nx = {opened}{prefix}{quote}{path}\\\\{quote}{rest}\n"
+    return written, doubled
+
+
+@pytest.mark.parametrize('quote', QUOTES)
+def test_reported_exactly_where_cpython_says_doubling_repairs(quote):
+    """Over paths x prefixes x rests: ESC305 is reported, once, at the backslash, exactly when the
+    source does not compile as written and compiles with that backslash doubled (CPython's
+    verdict); otherwise (the rest pairs the quotes up, a literal that compiles) nothing."""
+    for path in PATHS:
+        for prefix in PREFIXES:
+            for rest in RESTS:
+                written, doubled = _statements_of(path, prefix, quote, rest)
+                meant = not compiles(written) and compiles(doubled)
+                row = written.splitlines()[1]
+                at = (2, row.rindex('\\' + quote[0]) + 1)
+                assert linted(written) == ({at} if meant else set()), written
