@@ -276,7 +276,7 @@ PREFIXES = ['', 'r', 'b', 'rb', 'u', 'f', 'rf', 'R', 'Br']
 QUOTES = ["'", '"', "'''", '"""']
 #: What follows the literal in the statement (each valid after a literal that ends where meant).
 RESTS = ['', ' + name', ', name)', ')  # a comment', ' if name else "x"', ', "y", name)', " # don't",
-         " # '", ' # "', " # '''", ' # """']  # the last four pair the quotes up where they match: valid Python
+         " # '", ' # "', " # '''", ' # """']  # the last four pair the quotes up where they match
 
 
 def _statements_of(path: str, prefix: str, quote: str, rest: str) -> tuple[str, str]:
