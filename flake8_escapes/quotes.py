@@ -16,9 +16,9 @@ from __future__ import annotations
 import ast
 import io
 import re
-from bisect import bisect_right
 import tokenize
 import warnings
+from bisect import bisect_right
 from typing import Iterator, NamedTuple
 
 from flake8_escapes import escapes, paths
@@ -28,11 +28,17 @@ from flake8_escapes.escapes import Escape
 #: a line continuation, a line end, a bracket, a literal's opening (its prefix and quote).
 _LEXEME = re.compile(r"""(?:[^#\\\n()\[\]{}'"\w]+|\w+(?![\w'"]))*
     (?P<what>\#[^\n]*|\\\n|\n|[(\[{]|[)\]}]|(?P<prefix>\w*)(?P<quote>'''|\"\"\"|'|")|\\|\Z)""", re.VERBOSE)
-#: The prefixes a literal may have (lower case), and those of a raw one.
+#: The prefixes a literal may have (lower case).
 PREFIXES = frozenset({'', 'r', 'u', 'b', 'br', 'rb', 'f', 'fr', 'rf', 't', 'tr', 'rt'})
 #: A literal's text before the backslash that is names and separators only (``'x\\'``): a
 #: path on a row that says so (``paths.PATH_CUE``: ``open(``, ``join(``, a name with ``dir``).
 NAMES = re.compile(r'[\w.$~ -]+(?:\\\\?[\w.$~ -]+)*\\?')
+#: How far before a literal of names a path cue is looked for (``os.path.join(root, 'logs\\')``).
+CUE_REACH = 120
+#: What ends the scan of a literal's body (``_literal``), per quote: a backslash, its quote, a
+#: line end for a one-line literal.
+_STOPS = {quote: re.compile(r'\\|\n|' + quote if len(quote) == 1 else r'\\|' + quote)
+          for quote in ("'", '"', "'''", '"""')}
 #: A candidate of ``_statements``: (the offset of its backslash, the literal's prefix in lower
 #: case, its quote, the offset of the literal).
 Candidate = tuple[int, str, str, int]
@@ -68,9 +74,9 @@ def escaped_quotes(text: str) -> list[Closing]:
         return []
     starts = row_starts(text)
     found: list[Closing] = []
-    for begin, end, candidates in _statements(text):
+    for begin, end, candidates in _statements(text, starts):
         if candidates and _proved(text, begin, end, candidates):
-            found.extend(_closing(text, starts, *candidate) for candidate in candidates)
+            found.extend(_closing(starts, *candidate) for candidate in candidates)
     return found
 
 
@@ -101,6 +107,7 @@ def repair(item: Closing) -> tuple[int, str]:
 
 
 def row_starts(text: str) -> list[int]:
+    """The offset of each row's first character in ``text``."""
     starts = [0]
     find = text.find
     at = find('\n')
@@ -110,15 +117,15 @@ def row_starts(text: str) -> list[int]:
     return starts
 
 
-def _closing(text: str, starts: list[int], offset: int, prefix: str, quote: str, begin: int) -> Closing:
+def _closing(starts: list[int], offset: int, prefix: str, quote: str, begin: int) -> Closing:
     row = bisect_right(starts, offset)
     return Closing(offset, row, offset - starts[row - 1], prefix, quote, begin)
 
 
-def _statements(text: str) -> Iterator[tuple[int, int, list[Candidate]]]:
+def _statements(text: str, starts: list[int]) -> Iterator[tuple[int, int, list[Candidate]]]:
     """Each logical line of ``text`` as the tokenizer would read it were each candidate's
     backslash doubled: (its first offset, the offset past its line end, its candidates as
-    (offset of the backslash, prefix, quote, offset of the literal))."""
+    (offset of the backslash, prefix, quote, offset of the literal)); ``starts``: ``row_starts``."""
     match = _LEXEME.match
     at, begin, depth = 0, 0, 0
     candidates: list[Candidate] = []
@@ -134,7 +141,7 @@ def _statements(text: str) -> Iterator[tuple[int, int, list[Candidate]]]:
         if found.group('quote'):
             prefix = found.group('prefix').lower()  # a keyword before the quote is none: return'a'
             prefix = prefix if prefix in PREFIXES else ''
-            at, candidate = _literal(text, found.start('quote'), prefix, found.group('quote'))
+            at, candidate = _literal(text, found.start('quote'), prefix, found.group('quote'), starts)
             if candidate is not None:
                 candidates.append(candidate)
         elif what == '\n' and depth == 0:
@@ -146,14 +153,19 @@ def _statements(text: str) -> Iterator[tuple[int, int, list[Candidate]]]:
             depth = max(0, depth - 1)
 
 
-def _literal(text: str, start: int, prefix: str, quote: str) -> tuple[int, Candidate | None]:
+def _literal(
+    text: str, start: int, prefix: str, quote: str, starts: list[int],
+) -> tuple[int, Candidate | None]:
     """(the offset past the literal whose quote is at ``start``, its candidate or None):
-    the literal ends at its closing quote, at its first candidate (whose backslash is read
-    doubled), at the line end that ends a one-line literal, or at the end of the text."""
+    the literal ends at its closing quote, at its candidate (whose backslash is read
+    doubled), at the line end that ends a one-line literal, or at the end of the text.
+    Only the first backslash before the literal's own quote may be its candidate: one
+    that escapes such a quote on purpose (``"say \\"C:\\d\\""``) makes the literal no path's
+    (and each literal is read once: linear)."""
     body = start + len(quote)
     at = body
-    single = len(quote) == 1
-    stops = re.compile(r'\\|\n|' + re.escape(quote[0])) if single else re.compile(r'\\|' + quote)
+    stops = _STOPS[quote]
+    looked = False
     while True:
         found = stops.search(text, at)
         if found is None:
@@ -164,14 +176,17 @@ def _literal(text: str, start: int, prefix: str, quote: str) -> tuple[int, Candi
             return at, None  # unterminated: the line end is the statement's
         if char != '\\':
             return found.end(), None
-        if text.startswith(quote, at + 1) and _reads_as_path(text, body, at):
-            return at + 1 + len(quote), (at, prefix, quote, start - len(prefix))
+        if not looked and text.startswith(quote, at + 1):
+            looked = True
+            if _reads_as_path(text, body, at, starts):
+                return at + 1 + len(quote), (at, prefix, quote, start - len(prefix))
         at += 2
 
 
-def _reads_as_path(text: str, begin: int, backslash: int) -> bool:
+def _reads_as_path(text: str, begin: int, backslash: int, starts: list[int]) -> bool:
     """Is the literal's text before ``backslash`` (from ``begin``), with it, a Windows path
-    by its text, or names and separators on a row that says path?"""
+    by its text, or names and separators after a path cue on its row (within ``CUE_REACH``
+    characters before the literal)?"""
     written = text[begin:backslash + 1]
     if '\n' in written:
         return False
@@ -179,8 +194,8 @@ def _reads_as_path(text: str, begin: int, backslash: int) -> bool:
         return True
     if NAMES.fullmatch(written) is None:
         return False
-    row = text[text.rfind('\n', 0, begin) + 1:begin]
-    return paths.PATH_CUE.search(row) is not None
+    row_start = starts[bisect_right(starts, begin) - 1]
+    return paths.PATH_CUE.search(text, max(row_start, begin - CUE_REACH), begin) is not None
 
 
 def _proved(text: str, begin: int, end: int, candidates: list[Candidate]) -> bool:
