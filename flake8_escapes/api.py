@@ -170,8 +170,9 @@ def may_report(lines: list[str], rows: list[int]) -> bool:
 
 def text_reports(lines: list[str]) -> list[rules.Report] | None:
     """The reports of a text that does not parse that its literals' text alone
-    gives (``checks.TEXT_CHECKS``: ESC304 above all); None when its literals
-    cannot be read."""
+    gives (``checks.TEXT_CHECKS``: ESC304 and ESC305 above all), the literals
+    read with each ESC305 backslash doubled (they end where meant) and the reports
+    put back at their columns as written; None when its literals cannot be read."""
     closed = checks.closing_reports(lines)  # ESC305: literals that run on, ended where meant
     tokens = source.unparsed_literals(closed.mended)
     if tokens is None:
