@@ -99,11 +99,9 @@ def _not_parsed(name: str, data: bytes, job: Job, message: str, line: int | None
         count = f' x{len(refused)}, first' if len(refused) > 1 else ''
         return (f'{name}: skipped, does not parse ({REFUSED}{count} at line {refused[0]}): '
                 f'`{REPAIR}` can repair it')
-    closing, select = _closing_lines(data, job)
-    if closing:
-        count = f' x{len(closing)}, first' if len(closing) > 1 else ''
-        return (f'{name}: skipped, does not parse ({CLOSING}{count} at line {closing[0]}): '
-                f'`flake8-escapes fix --unsafe --select {select}` can repair it')
+    hint = _closing_hint(name, data, job)
+    if hint:
+        return hint
     where = f' (line {line})' if line else ''  # none for a NUL byte (3.11+)
     return f'{name}: skipped, does not parse: {message}{where}'
 
@@ -124,6 +122,18 @@ def _refused_lines(data: bytes, job: Job) -> list[int]:
         return sorted(report.line for report in api.text_reports(lines) or [] if report.code == REFUSED)
     except Exception:  # the repair does not reach a file that compiles: no hint
         return []
+
+
+def _closing_hint(name: str, data: bytes, job: Job) -> str | None:
+    """The line for a file that does not parse because of backslashes that escape a
+    path's closing quote (ESC305), when their fix makes it compile: where the first is
+    and the command; None otherwise."""
+    closing, select = _closing_lines(data, job)
+    if not closing:
+        return None
+    count = f' x{len(closing)}, first' if len(closing) > 1 else ''
+    return (f'{name}: skipped, does not parse ({CLOSING}{count} at line {closing[0]}): '
+            f'`flake8-escapes fix --unsafe --select {select}` can repair it')
 
 
 def _closing_lines(data: bytes, job: Job) -> tuple[list[int], str]:
