@@ -38,7 +38,7 @@ if TYPE_CHECKING:
 __all__ = [
     'SAFE', 'UNSAFE', 'CODES', 'Diagnostic', 'Edit', 'LeftAlone', 'Fix', 'Checked',
     'lint', 'fix', 'fixes', 'noqa_edit', 'noqa_edits', 'settings', 'checked', 'text_reports', 'fix_bytes',
-    'parsed', 'fix_title', 'noqa_title', 'FIX_ALL_TITLE',
+    'parsed', 'fix_title', 'noqa_title', 'FIX_ALL_TITLE', 'excluded', 'is_python',
 ]
 
 #: The codes whose fix keeps every value, and those whose fix changes a value to what was meant.
@@ -207,6 +207,25 @@ def lint(text: str, settings: config.Config | None = None, filename: str = 'stdi
     noqa = _noqa_lines(lines) if silenced else {}
     found = [_diagnostic(report) for report in reports if not _inline_ignored(report, noqa.get(report.line))]
     return sorted(found, key=lambda item: (item.line, item.column, item.code))
+
+
+def excluded(settings: config.Config | None, filename: str) -> bool:
+    """Does the project leave the file ``filename`` out: would ``flake8``, run in the folder of
+    ``settings`` (``settings``), not read it (``exclude``, ``extend-exclude``, a ``filename``
+    the configuration names: ``config.Config.skips``)?  An editor's front end gives such a file
+    no diagnostics and no fix.  False without settings or a file name."""
+    return bool(settings and filename not in ('stdin', '-', '') and settings.skips(filename))
+
+
+#: The language identifier of a Python document, and the file name endings of one.
+PYTHON_LANGUAGE, PYTHON_ENDINGS = 'python', ('.py', '.pyi')
+
+
+def is_python(language: str | None, filename: str) -> bool:
+    """Is a document of this language identifier (an editor's, LSP's ``languageId``) and
+    ``filename`` Python, to be checked and fixed?  Its language says so, or else its name
+    ends with ``.py`` or ``.pyi`` (a TOML file, a README are not, whatever their escapes)."""
+    return language == PYTHON_LANGUAGE or filename.lower().endswith(PYTHON_ENDINGS)
 
 
 def _may_be_silenced(reports: list[rules.Report], lines: list[str], tree: ast.Module | None) -> bool:

@@ -530,3 +530,103 @@ def test_exit_without_shutdown_exits_1(tmp_path):
         await session.client.stop()
         return await session.client._server.wait()
     assert asyncio.run(main()) == 1
+
+
+# -- issue 40: the project's excludes, Python documents only, a request without params ---------
+
+def test_a_file_the_project_excludes_gets_no_diagnostics_and_no_fix(tmp_path):
+    (tmp_path / 'setup.cfg').write_text('[flake8]\nextend-exclude = build,gen_*.py\n')
+    text = "x = '\\d'\n"
+
+    async def body(session: Session) -> None:
+        excluded = [session.open('build/a.py', text), session.open('gen_b.py', text)]
+        kept = session.open('c.py', text)
+        assert len(await session.diagnostics(kept)) == 1
+        for uri in excluded:
+            assert await session.diagnostics(uri) == []
+            assert await session.actions(uri, only=['source.fixAll']) == []
+        assert len(await session.actions(kept, only=['source.fixAll'])) == 1
+    run(tmp_path, body)
+
+
+def test_only_python_documents_are_checked_and_fixed(tmp_path):
+    async def body(session: Session) -> None:
+        others = {}
+        for name, language, text in (('pyproject.toml', 'toml', "[x]\nf = ['ignore:.*\\d+ items']\n"),
+                                     ('README.md', 'markdown', "Use `C:\\Users\\me`.\n")):
+            uri = others[name] = session.uri(name)
+            session.client.text_document_did_open(types.DidOpenTextDocumentParams(
+                types.TextDocumentItem(uri, language, 1, text)))
+        script = session.uri('tool')  # no .py: its language says it is Python
+        session.client.text_document_did_open(types.DidOpenTextDocumentParams(
+            types.TextDocumentItem(script, 'python', 1, "x = '\\d'\n")))
+        session.versions[script] = 1
+        assert len(await session.diagnostics(script)) == 1
+        await asyncio.sleep(0.3)  # anything the server checked would be published by now
+        for uri in others.values():
+            assert uri not in session.published
+            assert not await session.actions(uri, only=['source.fixAll'])
+    run(tmp_path, body)
+
+
+class Raw:
+    """The server over stdio, spoken to in raw JSON-RPC (a client that sends what pygls' won't)."""
+
+    def __init__(self, folder: Path) -> None:
+        import queue
+        import subprocess
+        import threading
+        self.proc = subprocess.Popen([sys.executable, '-m', 'flake8_escapes', 'server'], cwd=folder,
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+        self.messages: queue.Queue[dict] = queue.Queue()
+        threading.Thread(target=self.read, daemon=True).start()
+
+    def send(self, message: dict) -> None:
+        import json
+        body = json.dumps({'jsonrpc': '2.0', **message}).encode()
+        self.proc.stdin.write(b'Content-Length: %d\r\n\r\n' % len(body) + body)
+        self.proc.stdin.flush()
+
+    def read(self) -> None:
+        import json
+        length = 0
+        while True:
+            header = self.proc.stdout.readline()
+            if not header:
+                return
+            if header.lower().startswith(b'content-length:'):
+                length = int(header.split(b':')[1])
+            elif header == b'\r\n':
+                self.messages.put(json.loads(self.proc.stdout.read(length)))
+
+    def answer(self, ident: int) -> dict:
+        """The response to request ``ident`` (a test failure when none comes within WAIT)."""
+        while True:
+            message = self.messages.get(timeout=WAIT)
+            if message.get('id') == ident and 'method' not in message:
+                return message
+
+
+def test_a_request_without_params_gets_an_invalid_params_error(tmp_path):
+    raw = Raw(tmp_path)
+    try:
+        raw.send({'id': 1, 'method': 'initialize', 'params': {'capabilities': {}, 'processId': None}})
+        assert 'result' in raw.answer(1)
+        raw.send({'method': 'initialized', 'params': {}})
+        raw.send({'id': 2, 'method': 'textDocument/hover'})
+        raw.send({'id': 3, 'method': 'textDocument/codeAction', 'params': None})
+        raw.send({'id': 4, 'method': 'textDocument/hover', 'params': {
+            'textDocument': {'uri': 'file:///nowhere.py'}, 'position': {'line': 0, 'character': 0}}})
+        for ident in (2, 3):
+            assert raw.answer(ident)['error']['code'] == -32602
+        assert raw.answer(4) == {'jsonrpc': '2.0', 'id': 4, 'result': None}  # and the server goes on
+        raw.send({'id': 5, 'method': 'shutdown'})
+        raw.answer(5)
+        raw.send({'method': 'exit'})
+        assert raw.proc.wait(timeout=WAIT) == 0
+    finally:
+        if raw.proc.poll() is None:
+            raw.proc.kill()
+            raw.proc.wait()
+        raw.proc.stdin.close()
+        raw.proc.stdout.close()

@@ -28,6 +28,7 @@ from typing import Any, Iterator, NamedTuple, Sequence
 
 from lsprotocol import types
 from pygls import uris
+from pygls.exceptions import JsonRpcException
 from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol
 from pygls.protocol.language_server import lsp_method
@@ -50,6 +51,8 @@ SEVERITIES = {'error': types.DiagnosticSeverity.Error, 'warning': types.Diagnost
               'information': types.DiagnosticSeverity.Information, 'hint': types.DiagnosticSeverity.Hint}
 #: The default severity per code family (a code or a longer prefix given in the settings wins).
 DEFAULT_SEVERITY = {'ESC': 'warning', 'ESC304': 'error'}
+#: What ``Protocol.structure_message`` gives for a request it has answered with an error already.
+ANSWERED = object()
 
 
 def units(text: str, encoding: str) -> int:
@@ -125,6 +128,22 @@ class Protocol(LanguageServerProtocol):
     ``str.splitlines`` does (a form feed, U+2028: no line end for the client nor for
     CPython) and clamps the change's positions to those lines in place, so that the
     ``Document`` would get the wrong ones."""
+
+    def structure_message(self, data: dict[str, Any]) -> Any:
+        """pygls' reading of a message, but a request whose params do not fit its method (none,
+        ``null``) is answered with pygls' error (-32602, invalid params): pygls would log it and
+        drop it, and the client would wait for ever."""
+        try:
+            return super().structure_message(data)
+        except JsonRpcException as error:
+            if not ('id' in data and 'method' in data):  # a notification: nobody waits for it
+                raise
+            self._send_response(data['id'], None, error.to_response_error())
+            return ANSWERED
+
+    def handle_message(self, message: Any) -> None:
+        if message is not ANSWERED:
+            super().handle_message(message)
 
     @lsp_method(types.TEXT_DOCUMENT_DID_CHANGE)
     def lsp_text_document__did_change(
@@ -236,6 +255,8 @@ class Engine:
         """The diagnostics of ``document``; check's pre-filter skipped when its last version had
         some (it would only cost time: the text is parsed anyway)."""
         settings, filename = self.settings_for(document.uri)
+        if api.excluded(settings, filename):  # as flake8 in the project would: not read
+            return []
         last = self.linted.get(document.uri)
         return api.lint(document.text, settings, filename, prefilter=not (last and last[1]))
 
@@ -331,8 +352,11 @@ class Engine:
         fixes = self.kept(document).fixes
         if item not in fixes:
             settings, filename = self.settings_for(document.uri)
-            fixes[item] = (api.fix(document.text, settings, filename) if item is None
-                           else api.fixes(document.text, [item], settings, filename)[0])
+            if api.excluded(settings, filename):
+                fixes[item] = api.Fix(document.text, [], [], [], [], 'the configuration excludes the file')
+            else:
+                fixes[item] = (api.fix(document.text, settings, filename) if item is None
+                               else api.fixes(document.text, [item], settings, filename)[0])
         return fixes[item]
 
     def noqa_edit(self, document: Document, item: api.Diagnostic) -> api.Edit | None:
@@ -463,6 +487,8 @@ def build() -> LanguageServer:  # noqa: C901 - one small handler per message, re
     @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
     def did_open(params: types.DidOpenTextDocumentParams) -> None:
         item = params.text_document
+        if not api.is_python(item.language_id, uris.to_fs_path(item.uri) or item.uri):
+            return  # a TOML file, a README: their escapes are not Python's (never checked nor fixed)
         schedule(Document.of(item.uri, item.version, item.text))
 
     @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
