@@ -23,12 +23,12 @@ import io
 import os
 import tokenize
 import warnings
-from typing import TYPE_CHECKING, Any, Iterable, Iterator, NamedTuple, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, NamedTuple, Sequence
 
 from flake8.defaults import NOQA_FILE, NOQA_INLINE_REGEXP
 from flake8.violation import Violation
 
-from flake8_escapes import apis, checks, config, rules, source
+from flake8_escapes import apis, checks, chunks, collector_paused, config, rules, source
 
 if TYPE_CHECKING:
     from flake8_escapes import fix as fixer
@@ -38,7 +38,7 @@ if TYPE_CHECKING:
 __all__ = [
     'SAFE', 'UNSAFE', 'CODES', 'Diagnostic', 'Edit', 'LeftAlone', 'Fix', 'Checked',
     'lint', 'fix', 'fixes', 'noqa_edit', 'noqa_edits', 'settings', 'checked', 'text_reports', 'fix_bytes',
-    'parsed', 'fix_title', 'noqa_title', 'FIX_ALL_TITLE', 'excluded', 'is_python',
+    'parsed', 'fix_title', 'noqa_title', 'FIX_ALL_TITLE', 'excluded', 'is_python', 'Linter',
 ]
 
 #: The codes whose fix keeps every value, and those whose fix changes a value to what was meant.
@@ -141,12 +141,14 @@ def checked(text: str, lines: list[str], regex_functions: Iterable[apis.Api],
 
 
 def _checked(text: str, lines: list[str], regex_functions: Iterable[apis.Api],
-             escapes: bool = True) -> tuple[Checked, ast.Module | None]:
-    """``checked``, and the text's AST when the checks ran on it."""
+             escapes: bool = True, parse: Callable[[str, list[str]], ast.Module] | None = None,
+             ) -> tuple[Checked, ast.Module | None]:
+    """``checked``, and the text's AST when the checks ran on it (``parse``: how it is parsed,
+    ``parsed`` by default)."""
     try:
         with warnings.catch_warnings():
             warnings.simplefilter('ignore')  # the compiler's own escape warnings
-            tree = parsed(text)
+            tree = parse(text, lines) if parse else parsed(text)
             tokens = source.tokens_for(tree, lines) if escapes else []
             found = list(checks.all_reports(tree, tokens, lines, regex_functions)) if tokens else []
     except PROBLEMS as error:
@@ -192,13 +194,18 @@ def lint(text: str, settings: config.Config | None = None, filename: str = 'stdi
     the parse of a text that cannot report and only costs time on one that
     does: the reports are the same, it is quicker for a text likely to report
     (an editor's text whose last version did)."""
+    return _lint(text, settings, filename, prefilter, None)
+
+
+def _lint(text: str, settings: config.Config | None, filename: str, prefilter: bool,
+          parse: Callable[[str, list[str]], ast.Module] | None) -> list[Diagnostic]:
     text, lines = _lines(text)
     if '\\' not in text or (_file_ignored(text, lines) and not _noqa_off(settings)):
         return []
     if prefilter and not may_report(lines, source.reportable_rows(lines)):  # check's fast path: not parsed
         return []
     functions = settings.regex_functions if settings else ()
-    (reports, error), tree = _checked(text, lines, functions)
+    (reports, error), tree = _checked(text, lines, functions, parse=parse)
     if isinstance(error, (SyntaxError, UnicodeDecodeError)):  # check's reports of such a file
         reports = text_reports(lines) or []
     shown = _reported(settings, filename)
@@ -207,6 +214,30 @@ def lint(text: str, settings: config.Config | None = None, filename: str = 'stdi
     noqa = _noqa_lines(lines) if silenced else {}
     found = [_diagnostic(report) for report in reports if not _inline_ignored(report, noqa.get(report.line))]
     return sorted(found, key=lambda item: (item.line, item.column, item.code))
+
+
+class Linter:
+    """``lint`` of one text again and again, as an editor's buffer changes: the same diagnostics,
+    with the text's AST parsed again only where it changed (``chunks.Chunked``: from the chunks of
+    top-level statements the last text had, the lines between the first and the last line changed
+    parsed again), and the cyclic collector paused meanwhile.  The language server holds one per
+    document."""
+
+    def __init__(self, size: int = chunks.SIZE) -> None:
+        self.chunks = chunks.Chunked(size)
+
+    def lint(self, text: str, settings: config.Config | None = None, filename: str = 'stdin', *,
+             prefilter: bool = True) -> list[Diagnostic]:
+        """``lint(text, settings, filename, prefilter=prefilter)``."""
+        with collector_paused():
+            return _lint(text, settings, filename, prefilter, self._parsed)
+
+    def _parsed(self, text: str, lines: list[str]) -> ast.Module:
+        """``parsed(text)``, from the chunks."""
+        try:
+            return self.chunks.parse(text, lines)
+        except ValueError as error:  # a NUL byte, on 3.10 (``parsed``)
+            raise SyntaxError(str(error)) from None
 
 
 def excluded(settings: config.Config | None, filename: str) -> bool:

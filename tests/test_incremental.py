@@ -1,0 +1,83 @@
+"""``api.Linter``: a text linted again after each edit, its AST parsed again only where it changed
+(``chunks.Chunked``), gives exactly what ``api.lint`` gives the whole text, and its AST is exactly
+``ast.parse``'s (positions included), after random sequences of edits (hypothesis)."""
+from __future__ import annotations
+
+import ast
+import warnings
+
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from flake8_escapes import api, chunks
+
+#: Lines that make and break statements across chunk edges: blocks, brackets and strings that span
+#: lines, continuations, decorators, docstrings, imports that give a literal its role, noqa.
+LINES = [
+    'import re\n', 'import os\n', 'from re import sub\n', 'x = 1\n', "y = '\\d'\n", "p = 'C:\\new'\n",
+    "found = re.sub(r'(a)', '<\\1>', s)\n", "found = sub('(a)', '\\1', s)\n", "os.path.join('a\\b')\n",
+    'def f():\n', '    """Doc \\d."""\n', "    return '\\w'\n", '    pass\n', 'class C:\n', '@deco\n',
+    'z = [\n', ']\n', ')\n', "'\\q',\n", 'w = (1 +\n', 'v = 1 + \\\n', '"""\n', "s = '''\n", "'''\n",
+    '# a comment\n', '\n', '    \n', "t = '\\d'  # noqa: ESC301\n", "u = '\\777'\n", "k = 'C:\\Users'\n",
+    '    >>> print("\\d")\n', 'if x:\n', 'else:\n', "r = b'\\d'\n", "q = f'{x}\\d'\n", '\x0c\n',
+    '    y = 2\n', 'x = 1; z = 2\n',
+]
+
+texts = st.lists(st.sampled_from(LINES), max_size=30)
+edit = st.tuples(st.sampled_from(['insert', 'delete', 'replace', 'char']), st.integers(0, 40),
+                 st.sampled_from(LINES), st.sampled_from(['\\', "'", '"', ' ', '(', '#', 'd', '\n', ':']))
+
+
+def edited(lines: list[str], kind: str, at: int, line: str, char: str) -> list[str]:
+    lines = list(lines)
+    index = at % (len(lines) + 1)
+    if kind == 'insert':
+        lines.insert(index, line)
+    elif lines and kind == 'delete':
+        del lines[index % len(lines)]
+    elif lines and kind == 'replace':
+        lines[index % len(lines)] = line
+    elif lines:
+        text = ''.join(lines)
+        spot = (at * 7) % (len(text) + 1)
+        lines = (text[:spot] + char + text[spot:]).splitlines(keepends=True)
+    return lines
+
+
+def dumped(parse, text: str) -> str:
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter('ignore')
+            return ast.dump(parse(text), include_attributes=True)
+    except (SyntaxError, ValueError) as error:
+        return f'{type(error).__name__}'
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(texts, st.lists(edit, max_size=8), st.integers(1, 4))
+def test_each_edit_is_linted_and_parsed_as_the_whole_text(start, edits, size):
+    linter = api.Linter(size)
+    parser = chunks.Chunked(size)
+    lines = start
+    for step in [None, *edits]:
+        if step is not None:
+            lines = edited(lines, *step)
+        text = ''.join(lines)
+        assert linter.lint(text, prefilter=False) == api.lint(text), text
+        assert dumped(lambda source: parser.parse(source, source.splitlines(True)), text) == \
+            dumped(ast.parse, text), text
+
+
+def test_an_edit_parses_only_the_chunks_it_touched():
+    lines = [f'def f{n}():\n    return {n}\n' for n in range(100)]
+    parser = chunks.Chunked(10)
+    text = ''.join(lines)
+    parser.parse(text, text.splitlines(True))
+    assert parser.parsed_lines == 200 and len(parser.chunks) == 20
+    lines[50] = 'def f50():\n    return "changed"\n'
+    text = ''.join(lines)
+    assert ast.dump(parser.parse(text, text.splitlines(True))) == ast.dump(ast.parse(text))
+    assert parser.parsed_lines == 10  # one chunk: its 10 lines
+    lines.insert(50, 'x = 1\n')  # a line more: the chunks after it are parsed at their new place
+    text = ''.join(lines)
+    assert ast.dump(parser.parse(text, text.splitlines(True)), include_attributes=True) == \
+        ast.dump(ast.parse(text), include_attributes=True)
