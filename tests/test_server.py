@@ -24,11 +24,11 @@ pytestmark = [
 
 WAIT = 30  # seconds: generous, a slow shared machine; the speed is measured in tests/bench_server.py
 #: The server with ``api.lint`` raising on a text that holds BOOM: a check that fails.
-FAILING = ('import sys; from flake8_escapes import api; lint = api.lint\n'
-           'def failing(text, *args, **kwargs):\n'
+FAILING = ('import sys; from flake8_escapes import api; lint = api.Linter.lint\n'
+           'def failing(self, text, *args, **kwargs):\n'
            '    if "BOOM" in text: raise RuntimeError("a check failed")\n'
-           '    return lint(text, *args, **kwargs)\n'
-           'api.lint = failing\n'
+           '    return lint(self, text, *args, **kwargs)\n'
+           'api.Linter.lint = failing\n'
            'from flake8_escapes.cli import main; sys.exit(main(["server"]))\n')
 
 
@@ -296,12 +296,12 @@ def test_a_change_after_a_quiet_time_is_checked_at_once_and_a_burst_waits_for_it
 def test_the_prefilter_is_skipped_for_a_text_whose_last_version_reported(monkeypatch):
     from flake8_escapes import api
     asked = []
-    lint = api.lint
+    lint = api.Linter.lint
 
-    def recorded(text, *args, **kwargs):
+    def recorded(self, text, *args, **kwargs):
         asked.append(kwargs.get('prefilter', True))
-        return lint(text, *args, **kwargs)
-    monkeypatch.setattr(api, 'lint', recorded)
+        return lint(self, text, *args, **kwargs)
+    monkeypatch.setattr(api.Linter, 'lint', recorded)
     engine, document = engine_of("x = '\\d'\n")
     assert len(engine.diagnostics(document)) == 1
     assert len(engine.diagnostics(document._replace(version=2))) == 1  # its last version reported

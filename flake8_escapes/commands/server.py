@@ -51,6 +51,8 @@ SEVERITIES = {'error': types.DiagnosticSeverity.Error, 'warning': types.Diagnost
               'information': types.DiagnosticSeverity.Information, 'hint': types.DiagnosticSeverity.Hint}
 #: The default severity per code family (a code or a longer prefix given in the settings wins).
 DEFAULT_SEVERITY = {'ESC': 'warning', 'ESC304': 'error'}
+#: The threads that check texts: a small text is checked beside a big one, not after it.
+CHECKERS = 2
 #: What ``Protocol.structure_message`` gives for a request it has answered with an error already.
 ANSWERED = object()
 
@@ -221,9 +223,13 @@ class Engine:
         self.resolves_edits = False  # the client asks codeAction/resolve for an action's edit
         self.shows_disabled = False  # the client shows an action that cannot be applied, and why
         self.lock = threading.Lock()  # api.settings changes the current folder for a moment
-        self.tasks: dict[str, asyncio.Future[None]] = {}
+        self.tasks: dict[str, asyncio.Future[list[api.Diagnostic] | None]] = {}
         self.changed_at: dict[str, float] = {}  # when each text last changed (time.monotonic)
-        self.worker = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix=NAME)
+        # off the message loop: checks (a small text's beside a big one's), and code actions' plans
+        self.worker = concurrent.futures.ThreadPoolExecutor(CHECKERS, thread_name_prefix=f'{NAME}-check')
+        self.planner = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix=f'{NAME}-plan')
+        self.linters: dict[str, api.Linter] = {}  # each text's incremental check
+        self.busy: dict[str, threading.Lock] = {}  # one check of a text at a time (its linter's chunks)
         self.complaints: list[str] = []  # configuration errors to log, from the worker
 
     def pause_after_change(self, uri: str, now: float) -> float:
@@ -258,7 +264,13 @@ class Engine:
         if api.excluded(settings, filename):  # as flake8 in the project would: not read
             return []
         last = self.linted.get(document.uri)
-        return api.lint(document.text, settings, filename, prefilter=not (last and last[1]))
+        with self.busy.setdefault(document.uri, threading.Lock()):
+            linter = self.linters.setdefault(document.uri, api.Linter())
+            return linter.lint(document.text, settings, filename, prefilter=not (last and last[1]))
+
+    def current(self, document: Document) -> bool:
+        """Is ``document`` the open text's latest version (work for an older one is dropped)?"""
+        return self.documents.get(document.uri) is document
 
     def diagnostics(self, document: Document) -> list[api.Diagnostic]:
         """The diagnostics of ``document``: the last run's when it was of this version."""
@@ -407,58 +419,114 @@ class Engine:
         return None
 
 
-def build() -> LanguageServer:  # noqa: C901 - one small handler per message, registered here
-    """The server: each LSP message's handler on one ``Engine``."""
-    server = LanguageServer(NAME, __version__, text_document_sync_kind=types.TextDocumentSyncKind.Incremental,
-                            protocol_cls=Protocol)
-    engine = Engine()
+class Jobs:
+    """The work of the server, off the message loop: each text's check (``schedule``: a newer
+    version drops the run of an older one, and one that has not started yet is not run), the
+    answers that need a text's diagnostics (``linted``: they wait for its check without holding
+    up the loop), and the code actions' plans (``planned``), in their own thread; after a check,
+    fix-all's plan of the text and its noqa edits are made before anyone asks (``plan_ahead``)."""
 
-    def log(kind: types.MessageType, message: str) -> None:
-        server.window_log_message(types.LogMessageParams(kind, message))
+    def __init__(self, server: LanguageServer, engine: Engine) -> None:
+        self.server, self.engine = server, engine
 
-    def checked(document: Document) -> tuple[list[api.Diagnostic], str]:
-        """In the worker thread: the diagnostics, or the error a check raised."""
+    def log(self, kind: types.MessageType, message: str) -> None:
+        self.server.window_log_message(types.LogMessageParams(kind, message))
+
+    def say_complaints(self, level: types.MessageType) -> None:
+        """Log what the engine found wrong meanwhile (a configuration, a noqa it could not make)."""
+        for complaint in self.engine.complaints:
+            self.log(level, complaint)
+        self.engine.complaints.clear()
+
+    def checked(self, document: Document) -> tuple[list[api.Diagnostic] | None, str]:
+        """In a worker thread: the diagnostics (None: a newer version replaced the text before
+        its check began), or the error a check raised."""
+        if not self.engine.current(document):
+            return None, ''
         try:
-            return engine.lint(document), ''
+            return self.engine.lint(document), ''
         except Exception as error:  # never a dead server: logged, no diagnostics for this file
             where = ''.join(traceback.format_exception(error)[-3:]).strip()
             return [], f'{NAME}: checking {document.uri} raised {type(error).__name__}: {error}\n{where}'
 
-    def publish(document: Document, found: list[api.Diagnostic]) -> None:
+    def publish(self, document: Document, found: list[api.Diagnostic]) -> None:
+        engine = self.engine
         engine.linted[document.uri] = (document, found)
-        server.text_document_publish_diagnostics(types.PublishDiagnosticsParams(
+        self.server.text_document_publish_diagnostics(types.PublishDiagnosticsParams(
             document.uri, [engine.to_lsp(document, item) for item in found], document.version))
 
-    def say_complaints(level: types.MessageType) -> None:
-        """Log what the engine found wrong meanwhile (a configuration, a noqa it could not make)."""
-        for complaint in engine.complaints:
-            log(level, complaint)
-        engine.complaints.clear()
-
-    async def run_later(document: Document, pause: float) -> None:
+    async def run_later(self, document: Document, pause: float) -> list[api.Diagnostic] | None:
         if pause:
             await asyncio.sleep(pause)
-        found, problem = await asyncio.get_running_loop().run_in_executor(engine.worker, checked, document)
-        say_complaints(types.MessageType.Error)
+        loop = asyncio.get_running_loop()
+        found, problem = await loop.run_in_executor(self.engine.worker, self.checked, document)
+        self.say_complaints(types.MessageType.Error)
         if problem:
-            log(types.MessageType.Error, problem)
-        if engine.documents.get(document.uri) is document:  # else a newer version is on its way
-            publish(document, found)
+            self.log(types.MessageType.Error, problem)
+        if found is None or not self.engine.current(document):  # a newer version is on its way
+            return None
+        self.publish(document, found)
+        if any(item.fix == rules.SAFE for item in found):
+            loop.run_in_executor(self.engine.planner, self.plan_ahead, document)
+        return found
 
-    def schedule(document: Document, pause: float = 0.0) -> None:
+    def plan_ahead(self, document: Document) -> None:
+        """In the planner's thread: fix-all's plan and the noqa edits of a text just checked,
+        unless a newer version replaced it (a client asks for them as the cursor moves, an
+        editor for fix-all on save)."""
+        engine = self.engine
+        if engine.current(document) and engine.linted.get(document.uri, (None,))[0] is document:
+            engine.planned(document, None)
+            if engine.current(document):
+                engine.noqa_edit(document, engine.diagnostics(document)[0])
+
+    def schedule(self, document: Document, pause: float = 0.0) -> None:
+        engine = self.engine
         engine.documents[document.uri] = document
         running = engine.tasks.pop(document.uri, None)
         if running is not None:
             running.cancel()  # stale: its result would be dropped anyway
-        engine.tasks[document.uri] = asyncio.ensure_future(run_later(document, pause))
+        engine.tasks[document.uri] = asyncio.ensure_future(self.run_later(document, pause))
 
-    def again() -> None:
+    def again(self) -> None:
         """The configuration or the options changed: every open text checked again."""
+        engine = self.engine
         with engine.lock:
             engine.settings.clear()
         engine.plans.clear()
         for document in list(engine.documents.values()):
-            schedule(document)
+            self.schedule(document)
+
+    async def linted(self, uri: str) -> Document | None:
+        """The open text of ``uri`` once its diagnostics are known, waiting for its check (the
+        loop goes on meanwhile); None when it is closed, or replaced before its check ended (a
+        request about it is answered for the version it was asked of, or not at all)."""
+        engine = self.engine
+        document = engine.documents.get(uri)
+        while document is not None and engine.current(document):
+            last = engine.linted.get(uri)
+            if last is not None and last[0] is document:
+                return document
+            task = engine.tasks.get(uri)
+            if task is None:
+                self.schedule(document)
+                continue
+            await asyncio.wait([task])  # a task cancelled for a newer version: looked at again
+        return None
+
+    async def planned(self, work: Any, *args: Any) -> Any:
+        """``work(*args)`` in the planner's thread (a code action's plan: the fixer's run)."""
+        result = await asyncio.get_running_loop().run_in_executor(self.engine.planner, work, *args)
+        self.say_complaints(types.MessageType.Warning)
+        return result
+
+
+def build() -> LanguageServer:  # noqa: C901 - one small handler per message, registered here
+    """The server: each LSP message's handler on one ``Engine``, its work on ``Jobs``."""
+    server = LanguageServer(NAME, __version__, text_document_sync_kind=types.TextDocumentSyncKind.Incremental,
+                            protocol_cls=Protocol)
+    engine = Engine()
+    jobs = Jobs(server, engine)
 
     @server.feature(types.INITIALIZE)
     def initialize(params: types.InitializeParams) -> None:
@@ -489,30 +557,29 @@ def build() -> LanguageServer:  # noqa: C901 - one small handler per message, re
         item = params.text_document
         if not api.is_python(item.language_id, uris.to_fs_path(item.uri) or item.uri):
             return  # a TOML file, a README: their escapes are not Python's (never checked nor fixed)
-        schedule(Document.of(item.uri, item.version, item.text))
+        jobs.schedule(Document.of(item.uri, item.version, item.text))
 
     @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
     def did_change(params: types.DidChangeTextDocumentParams) -> None:
         uri = params.text_document.uri
         document = engine.documents.get(uri)
         if document is not None:
-            schedule(document.changed(params.text_document.version, params.content_changes, engine.encoding),
-                     engine.pause_after_change(uri, time.monotonic()))
+            jobs.schedule(document.changed(params.text_document.version, params.content_changes,
+                                           engine.encoding),
+                          engine.pause_after_change(uri, time.monotonic()))
 
     @server.feature(types.TEXT_DOCUMENT_DID_SAVE, types.SaveOptions(include_text=False))
     def did_save(params: types.DidSaveTextDocumentParams) -> None:
         if is_config(params.text_document.uri):
-            again()
+            jobs.again()
         elif params.text_document.uri in engine.documents:
-            schedule(engine.documents[params.text_document.uri])
+            jobs.schedule(engine.documents[params.text_document.uri])
 
     @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
     def did_close(params: types.DidCloseTextDocumentParams) -> None:
         uri = params.text_document.uri
-        engine.documents.pop(uri, None)
-        engine.linted.pop(uri, None)
-        engine.plans.pop(uri, None)
-        engine.changed_at.pop(uri, None)
+        for table in (engine.documents, engine.linted, engine.plans, engine.changed_at, engine.linters):
+            table.pop(uri, None)
         running = engine.tasks.pop(uri, None)
         if running is not None:
             running.cancel()
@@ -521,28 +588,34 @@ def build() -> LanguageServer:  # noqa: C901 - one small handler per message, re
     @server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
     def did_change_watched_files(params: types.DidChangeWatchedFilesParams) -> None:
         if any(is_config(change.uri) for change in params.changes):
-            again()
+            jobs.again()
 
     @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
     def did_change_configuration(params: types.DidChangeConfigurationParams) -> None:
         engine.severity = severities_from(params.settings) or engine.severity
-        again()
+        jobs.again()
 
     @server.feature(types.TEXT_DOCUMENT_CODE_ACTION, types.CodeActionOptions(
         code_action_kinds=[types.CodeActionKind.QuickFix, FIX_ALL], resolve_provider=True))
-    def code_action(params: types.CodeActionParams) -> list[types.CodeAction] | None:
-        document = engine.documents.get(params.text_document.uri)
-        return engine.code_actions(document, params) if document is not None else None
+    async def code_action(params: types.CodeActionParams) -> list[types.CodeAction] | None:
+        document = await jobs.linted(params.text_document.uri)
+        if document is None:
+            return None
+        actions: list[types.CodeAction] = await jobs.planned(engine.code_actions, document, params)
+        # planned for the version asked about: said in each edit where the client reads versions
+        return actions if engine.versioned_edits or engine.current(document) else None
 
     @server.feature(types.CODE_ACTION_RESOLVE)
-    def code_action_resolve(params: types.CodeAction) -> types.CodeAction:
-        resolved = engine.resolved(params)
-        say_complaints(types.MessageType.Warning)
+    async def code_action_resolve(params: types.CodeAction) -> types.CodeAction:
+        data = params.data if isinstance(params.data, dict) else {}
+        if await jobs.linted(str(data.get('uri'))) is None:
+            return params
+        resolved: types.CodeAction = await jobs.planned(engine.resolved, params)
         return resolved
 
     @server.feature(types.TEXT_DOCUMENT_HOVER)
-    def hover(params: types.HoverParams) -> types.Hover | None:
-        document = engine.documents.get(params.text_document.uri)
+    async def hover(params: types.HoverParams) -> types.Hover | None:
+        document = await jobs.linted(params.text_document.uri)
         return engine.hover(document, params.position) if document is not None else None
 
     return server
