@@ -630,3 +630,75 @@ def test_a_request_without_params_gets_an_invalid_params_error(tmp_path):
             raw.proc.wait()
         raw.proc.stdin.close()
         raw.proc.stdout.close()
+
+
+# -- issue 41: never blocked; a code action for the version asked about -------------------------
+
+def big_text(lines: int = 20000) -> str:
+    """A module of ``lines`` rows with a report on every tenth (the benchmark's)."""
+    from bench_server import generated
+    return generated(lines)
+
+
+def test_hover_and_a_small_text_are_answered_while_a_big_text_is_checked_and_fixed(tmp_path):
+    """A 20,000-line text opened, its fix-all asked (a check, then the fixer's plan of the whole
+    text): a small text opened after them gets its diagnostics first, and a hover on it is
+    answered before the fix-all (on one loop that plans, they would wait for it)."""
+    async def body(session: Session) -> None:
+        big = session.open('big.py', big_text())
+        fix_all = asyncio.ensure_future(session.actions(big, only=['source.fixAll']))
+        small = session.open('small.py', "x = '\\d'\n")
+        diagnostic, = await session.diagnostics(small)
+        hover = await session.client.text_document_hover_async(types.HoverParams(
+            types.TextDocumentIdentifier(small), diagnostic.range.start))
+        assert hover is not None and hover.contents.value.startswith('**ESC301**')
+        assert not fix_all.done() and big not in session.published  # still at work on the big text
+        action, = await asyncio.wait_for(fix_all, WAIT * 4)
+        assert action.kind == 'source.fixAll.flake8-escapes'
+    run(tmp_path, body)
+
+
+def test_a_cancelled_request_is_answered_as_cancelled(tmp_path):
+    (tmp_path / 'big.py').write_text('')
+    raw = Raw(tmp_path)
+    try:
+        raw.send({'id': 1, 'method': 'initialize', 'params': {'capabilities': {}, 'processId': None}})
+        raw.answer(1)
+        raw.send({'method': 'initialized', 'params': {}})
+        uri = (tmp_path / 'big.py').as_uri()
+        raw.send({'method': 'textDocument/didOpen', 'params': {'textDocument': {
+            'uri': uri, 'languageId': 'python', 'version': 1, 'text': big_text()}}})
+        raw.send({'id': 2, 'method': 'textDocument/codeAction', 'params': {
+            'textDocument': {'uri': uri},
+            'range': {'start': {'line': 0, 'character': 0}, 'end': {'line': 0, 'character': 0}},
+            'context': {'diagnostics': [], 'only': ['source.fixAll']}}})
+        raw.send({'method': '$/cancelRequest', 'params': {'id': 2}})
+        assert raw.answer(2)['error']['code'] == -32800  # RequestCancelled
+        raw.send({'id': 3, 'method': 'shutdown'})
+        raw.answer(3)
+        raw.send({'method': 'exit'})
+        assert raw.proc.wait(timeout=WAIT) == 0
+    finally:
+        if raw.proc.poll() is None:
+            raw.proc.kill()
+            raw.proc.wait()
+        raw.proc.stdin.close()
+        raw.proc.stdout.close()
+
+
+def test_a_code_action_is_answered_for_the_version_it_was_asked_of(tmp_path):
+    """Fix-all asked, then the text changed before the answer: the edit names the version it
+    was planned for (a client applies it to that text or not at all), and applies to it."""
+    from flake8_escapes import api
+    text = big_text(2000)
+
+    async def body(session: Session) -> None:
+        uri = session.open('a.py', text)
+        asked = asyncio.ensure_future(session.actions(uri, only=['source.fixAll']))
+        session.change(uri, types.TextDocumentContentChangeWholeDocument('x = 1\n'))
+        found = await asyncio.wait_for(asked, WAIT)
+        for action in found:
+            change, = action.edit.document_changes
+            assert change.text_document.version == 1
+            assert applied(text, list(change.edits)) == api.fix(text).text
+    run(tmp_path, body)
