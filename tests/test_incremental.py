@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import ast
+import io
 import warnings
 
 from hypothesis import HealthCheck, given, settings, strategies as st
@@ -19,7 +20,7 @@ LINES = [
     'z = [\n', ']\n', ')\n', "'\\q',\n", 'w = (1 +\n', 'v = 1 + \\\n', '"""\n', "s = '''\n", "'''\n",
     '# a comment\n', '\n', '    \n', "t = '\\d'  # noqa: ESC301\n", "u = '\\777'\n", "k = 'C:\\Users'\n",
     '    >>> print("\\d")\n', 'if x:\n', 'else:\n', "r = b'\\d'\n", "q = f'{x}\\d'\n", '\x0c\n',
-    '    y = 2\n', 'x = 1; z = 2\n',
+    '    y = 2\n', 'x = 1; z = 2\n', "s = 'a\u2028\\d'\n", 'x = 2\r\n', 'x = 3\r', 'x = (\n',
 ]
 
 texts = st.lists(st.sampled_from(LINES), max_size=30)
@@ -43,6 +44,11 @@ def edited(lines: list[str], kind: str, at: int, line: str, char: str) -> list[s
     return lines
 
 
+def read(text: str) -> list[str]:
+    """The lines as the API reads them: split at line ends only (a form feed, U+2028: none)."""
+    return io.StringIO(text, newline='').readlines()
+
+
 def dumped(parse, text: str) -> str:
     try:
         with warnings.catch_warnings():
@@ -63,7 +69,7 @@ def test_each_edit_is_linted_and_parsed_as_the_whole_text(start, edits, size):
             lines = edited(lines, *step)
         text = ''.join(lines)
         assert linter.lint(text, prefilter=False) == api.lint(text), text
-        assert dumped(lambda source: parser.parse(source, source.splitlines(True)), text) == \
+        assert dumped(lambda source: parser.parse(source, read(source)), text) == \
             dumped(ast.parse, text), text
 
 
@@ -71,13 +77,13 @@ def test_an_edit_parses_only_the_chunks_it_touched():
     lines = [f'def f{n}():\n    return {n}\n' for n in range(100)]
     parser = chunks.Chunked(10)
     text = ''.join(lines)
-    parser.parse(text, text.splitlines(True))
+    parser.parse(text, read(text))
     assert parser.parsed_lines == 200 and len(parser.chunks) == 20
     lines[50] = 'def f50():\n    return "changed"\n'
     text = ''.join(lines)
-    assert ast.dump(parser.parse(text, text.splitlines(True))) == ast.dump(ast.parse(text))
+    assert ast.dump(parser.parse(text, read(text))) == ast.dump(ast.parse(text))
     assert parser.parsed_lines == 10  # one chunk: its 10 lines
     lines.insert(50, 'x = 1\n')  # a line more: the chunks after it are parsed at their new place
     text = ''.join(lines)
-    assert ast.dump(parser.parse(text, text.splitlines(True)), include_attributes=True) == \
+    assert ast.dump(parser.parse(text, read(text)), include_attributes=True) == \
         ast.dump(ast.parse(text), include_attributes=True)
