@@ -205,7 +205,8 @@ def main() -> int:
                   f'after an edit {edited:.3f} s (server CPU {edited_cpu:.2f} s), '
                   f'after a burst of 5 {burst:.3f} s; quick fix in hand {quick:.3f} s, '
                   f'fix-all {fix_all:.3f} s (target {hand:.3f}; '
-                  f'{"a client without resolve" if args.no_resolve else "resolved"}); median of {args.rounds}')
+                  f'{"a client without resolve" if args.no_resolve else "resolved"}); '
+                  f'median of {args.rounds}')
             worst = max(worst, opened > TARGET_OPEN, quick > hand, fix_all > hand)
         small, big = (edits.get(f'generated, {lines} lines') for lines in ('2000', '20000'))
         if small and big:

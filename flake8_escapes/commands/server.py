@@ -334,28 +334,6 @@ class Engine:
         return [types.CodeAction(api.FIX_ALL_TITLE, kind=FIX_ALL,
                                  edit=self.workspace_edit(document, planned.edits))]
 
-    def resolved(self, action: types.CodeAction) -> types.CodeAction:
-        """A fix-all or noqa action with its edit, if its text is still the one it was offered for."""
-        data = action.data if isinstance(action.data, dict) else {}
-        document = self.documents.get(str(data.get('uri')))
-        if document is None or document.version != data.get('version'):
-            return action
-        edits: list[api.Edit] = []
-        if action.kind == FIX_ALL:
-            edits = self.planned(document, None).edits
-        elif data.get('noqa'):
-            item = next((item for item in self.diagnostics(document)
-                         if [item.line, item.column, item.code] == data['noqa']), None)
-            noqa = self.noqa_edit(document, item) if item is not None else None
-            edits = [noqa] if noqa is not None else []
-            if not edits:
-                self.complaints.append(f'{NAME}: no "# noqa" for {data["noqa"][2]} on line {data["noqa"][0]}: '
-                                       'the text does not tokenize (flake8 would read no noqa comment), '
-                                       'or a bare "# noqa" there names every code already')
-        if edits:
-            action.edit = self.workspace_edit(document, edits)
-        return action
-
     def kept(self, document: Document) -> Kept:
         """What was planned for ``document``: kept while its text is the same (clients ask for
         code actions each time the cursor moves, and resolve them after)."""
@@ -425,15 +403,40 @@ class Engine:
                 edit=self.workspace_edit(document, [noqa])))
         return actions
 
-    def hover(self, document: Document, position: types.Position) -> types.Hover | None:
-        line, col = document.where(position, self.encoding)
-        for item in self.diagnostics(document):
-            if item.line == line and item.column <= col <= item.end_column:
-                return types.Hover(types.MarkupContent(types.MarkupKind.Markdown, hover_text(item)),
-                                   types.Range(document.position(item.line, item.column, self.encoding),
-                                               document.position(item.end_line, item.end_column,
-                                                                 self.encoding)))
-        return None
+
+def resolved(engine: Engine, action: types.CodeAction) -> types.CodeAction:
+    """A fix-all or noqa action with its edit, if its text is still the one it was offered for."""
+    data = action.data if isinstance(action.data, dict) else {}
+    document = engine.documents.get(str(data.get('uri')))
+    if document is None or document.version != data.get('version'):
+        return action
+    edits: list[api.Edit] = []
+    if action.kind == FIX_ALL:
+        edits = engine.planned(document, None).edits
+    elif data.get('noqa'):
+        item = next((item for item in engine.diagnostics(document)
+                     if [item.line, item.column, item.code] == data['noqa']), None)
+        noqa = engine.noqa_edit(document, item) if item is not None else None
+        edits = [noqa] if noqa is not None else []
+        if not edits:
+            engine.complaints.append(f'{NAME}: no "# noqa" for {data["noqa"][2]} on line {data["noqa"][0]}: '
+                                     'the text does not tokenize (flake8 would read no noqa comment), '
+                                     'or a bare "# noqa" there names every code already')
+    if edits:
+        action.edit = engine.workspace_edit(document, edits)
+    return action
+
+
+def hover_at(engine: Engine, document: Document, position: types.Position) -> types.Hover | None:
+    """The hover at ``position``: the explanation of the diagnostic there, if any."""
+    line, col = document.where(position, engine.encoding)
+    for item in engine.diagnostics(document):
+        if item.line == line and item.column <= col <= item.end_column:
+            return types.Hover(types.MarkupContent(types.MarkupKind.Markdown, hover_text(item)),
+                               types.Range(document.position(item.line, item.column, engine.encoding),
+                                           document.position(item.end_line, item.end_column,
+                                                             engine.encoding)))
+    return None
 
 
 def kept_out_of_collections() -> None:
@@ -655,13 +658,13 @@ def build() -> LanguageServer:  # noqa: C901 - one small handler per message, re
         data = params.data if isinstance(params.data, dict) else {}
         if await jobs.linted(str(data.get('uri'))) is None:
             return params
-        resolved: types.CodeAction = await jobs.planned(engine.resolved, params)
-        return resolved
+        action: types.CodeAction = await jobs.planned(resolved, engine, params)
+        return action
 
     @server.feature(types.TEXT_DOCUMENT_HOVER)
     async def hover(params: types.HoverParams) -> types.Hover | None:
         document = await jobs.linted(params.text_document.uri)
-        return engine.hover(document, params.position) if document is not None else None
+        return hover_at(engine, document, params.position) if document is not None else None
 
     return server
 
