@@ -54,8 +54,9 @@ SEVERITIES = {'error': types.DiagnosticSeverity.Error, 'warning': types.Diagnost
 DEFAULT_SEVERITY = {'ESC': 'warning', 'ESC304': 'error'}
 #: The threads that check texts: a small text is checked beside a big one, not after it.
 CHECKERS = 2
-#: Fix-all's plan is made ahead after a check: after this pause for a text of up to AHEAD_LINES
-#: lines (seconds), after AHEAD_QUIET seconds without a change for a longer one.
+#: Fix-all's plan is made ahead for a text of up to AHEAD_LINES lines once it has not changed for
+#: AHEAD_QUIET seconds (the interpreter runs one thread at a time: a plan made ahead while the user
+#: types would slow the checks; a longer text's takes seconds, and is made when asked).
 AHEAD_PAUSE, AHEAD_LINES, AHEAD_QUIET = 0.05, 5000, 1.0
 #: What ``Protocol.structure_message`` gives for a request it has answered with an error already.
 ANSWERED = object()
@@ -499,16 +500,14 @@ class Jobs:
         if found is None or not self.engine.current(document):  # a newer version is on its way
             return None
         self.publish(document, found)
-        if any(item.fix == rules.SAFE for item in found):
+        if len(document.lines) <= AHEAD_LINES and any(item.fix == rules.SAFE for item in found):
             asyncio.ensure_future(self.ahead_later(document))
         return found
 
     async def ahead_later(self, document: Document) -> None:
-        """``plan_ahead`` after a pause (a short one for a text of up to ``AHEAD_LINES`` lines,
-        whose plan is quick; else a quiet time: the plan of 20,000 lines takes seconds, not to be
-        paid at each keystroke), once no code action asked is being planned (the interpreter runs
-        one thread at a time: the one a client waits for goes first)."""
-        await asyncio.sleep(AHEAD_PAUSE if len(document.lines) <= AHEAD_LINES else AHEAD_QUIET)
+        """``plan_ahead`` once the text has not changed for ``AHEAD_QUIET`` seconds and no code
+        action asked is being planned (the one a client waits for goes first)."""
+        await asyncio.sleep(AHEAD_QUIET)
         while self.asking:
             await asyncio.sleep(AHEAD_PAUSE)
         if self.engine.current(document):
