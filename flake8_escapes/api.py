@@ -142,14 +142,15 @@ def checked(text: str, lines: list[str], regex_functions: Iterable[apis.Api],
 
 def _checked(text: str, lines: list[str], regex_functions: Iterable[apis.Api],
              escapes: bool = True, parse: Callable[[str, list[str]], ast.Module] | None = None,
+             tokens_for: Callable[[ast.Module, list[str]], list[tokenize.TokenInfo]] | None = None,
              ) -> tuple[Checked, ast.Module | None]:
     """``checked``, and the text's AST when the checks ran on it (``parse``: how it is parsed,
-    ``parsed`` by default)."""
+    ``parsed`` by default; ``tokens_for``: how its tokens are read, ``source.tokens_for``)."""
     try:
         with warnings.catch_warnings():
             warnings.simplefilter('ignore')  # the compiler's own escape warnings
             tree = parse(text, lines) if parse else parsed(text)
-            tokens = source.tokens_for(tree, lines) if escapes else []
+            tokens = (tokens_for or source.tokens_for)(tree, lines) if escapes else []
             found = list(checks.all_reports(tree, tokens, lines, regex_functions)) if tokens else []
     except PROBLEMS as error:
         return Checked([], error), None
@@ -198,14 +199,16 @@ def lint(text: str, settings: config.Config | None = None, filename: str = 'stdi
 
 
 def _lint(text: str, settings: config.Config | None, filename: str, prefilter: bool,
-          parse: Callable[[str, list[str]], ast.Module] | None) -> list[Diagnostic]:
+          parse: Callable[[str, list[str]], ast.Module] | None = None,
+          tokens_for: Callable[[ast.Module, list[str]], list[tokenize.TokenInfo]] | None = None,
+          ) -> list[Diagnostic]:
     text, lines = _lines(text)
     if '\\' not in text or (_file_ignored(text, lines) and not _noqa_off(settings)):
         return []
     if prefilter and not may_report(lines, source.reportable_rows(lines)):  # check's fast path: not parsed
         return []
     functions = settings.regex_functions if settings else ()
-    (reports, error), tree = _checked(text, lines, functions, parse=parse)
+    (reports, error), tree = _checked(text, lines, functions, parse=parse, tokens_for=tokens_for)
     if isinstance(error, (SyntaxError, UnicodeDecodeError)):  # check's reports of such a file
         reports = text_reports(lines) or []
     shown = _reported(settings, filename)
@@ -220,17 +223,44 @@ class Linter:
     """``lint`` of one text again and again, as an editor's buffer changes: the same diagnostics,
     with the text's AST parsed again only where it changed (``chunks.Chunked``: from the chunks of
     top-level statements the last text had, the lines between the first and the last line changed
-    parsed again), and the cyclic collector paused meanwhile.  The language server holds one per
-    document."""
+    parsed again), the tokens the checks read kept per chunk (``_tokens``), and the cyclic
+    collector paused meanwhile.  The language server holds one per document."""
 
     def __init__(self, size: int = chunks.SIZE) -> None:
         self.chunks = chunks.Chunked(size)
+        self.tokens: dict[tuple[int, tuple[str, ...]], list[tokenize.TokenInfo]] = {}
 
     def lint(self, text: str, settings: config.Config | None = None, filename: str = 'stdin', *,
              prefilter: bool = True) -> list[Diagnostic]:
         """``lint(text, settings, filename, prefilter=prefilter)``."""
         with collector_paused():
-            return _lint(text, settings, filename, prefilter, self._parsed)
+            return _lint(text, settings, filename, prefilter, self._parsed, self._tokens)
+
+    def _tokens(self, tree: ast.Module, lines: list[str]) -> list[tokenize.TokenInfo]:
+        """``source.tokens_for(tree, lines)``, read chunk by chunk (each chunk's statements, on
+        the text with every other line blank): a chunk's tokens are kept while it stands the same
+        at the same place.  The whole text's where the AST did not come from the chunks, or where
+        a chunk's tokens reach past its lines (a statement that did not tokenize alone: the file's
+        tokens)."""
+        made = self.chunks.chunks
+        kept: dict[tuple[int, tuple[str, ...]], list[tokenize.TokenInfo]] = {}
+        found: list[tokenize.TokenInfo] = []
+        if made and sum(len(chunk.body) for chunk in made) == len(tree.body):
+            for chunk in made:
+                key = (chunk.first, chunk.lines)
+                tokens = self.tokens.get(key)
+                if tokens is None:
+                    blank = [*(['\n'] * chunk.first), *chunk.lines, *(['\n'] * (len(lines) - chunk.end))]
+                    tokens = source.tokens_for(ast.Module(body=chunk.body, type_ignores=[]), blank)
+                    if not all(chunk.first < token.start[0] <= token.end[0] <= chunk.end for token in tokens):
+                        break
+                kept[key] = tokens
+                found.extend(tokens)
+            else:
+                self.tokens = kept
+                return found
+        self.tokens = {}
+        return source.tokens_for(tree, lines)
 
     def _parsed(self, text: str, lines: list[str]) -> ast.Module:
         """``parsed(text)``, from the chunks."""
