@@ -554,6 +554,8 @@ class Jobs:
             if task is None:
                 self.schedule(document)
                 continue
+            if task.done():  # its run ended without diagnostics for this text (it raised)
+                return None
             await asyncio.wait([task])  # a task cancelled for a newer version: looked at again
         return None
 
