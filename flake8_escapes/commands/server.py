@@ -1,16 +1,21 @@
 """``flake8-escapes server``: a Language Server Protocol server over stdio (pygls, lsprotocol).
 
-A thin front end on the public API (``api``): diagnostics of the editor's text
-(``api.lint``, on open, on each change: at once after a quiet time, a burst
-once at its end; on save), quick fixes and fix-all from the fixer's own plan
+A thin front end on the public API (``api``): diagnostics of the editor's
+Python texts (``api.Linter``, one per text: ``api.lint``'s, parsed again only
+where an edit changed it; on open, on each change: at once after a quiet time,
+a burst once at its end; on save; none for a file the flake8 configuration
+excludes, ``api.excluded``, nor for a document that is not Python,
+``api.is_python``), quick fixes and fix-all from the fixer's own plan
 (``api.fixes``, ``api.fix``), ``# noqa`` (``api.noqa_edits``), their titles
 (``api.fix_title``), hover from the registry (``rules``).  It writes no
 checking or fixing logic of its own: it converts positions (the API counts
 code points; the client UTF-16 units unless it negotiated UTF-8 or UTF-32),
 finds each file's flake8 configuration (``api.settings``, read again when a
-config file changes) and schedules the runs (a newer version of a text drops
-the run of an older one; a run that raises logs an error and publishes no
-diagnostics, the server goes on).
+config file changes) and schedules the runs, off the message loop (``Jobs``:
+checks in worker threads, plans in their own; a newer version of a text drops
+the run of an older one; a request about a text waits for its check without
+holding up the others and is answered for the version it was asked of; a run
+that raises logs an error and publishes no diagnostics, the server goes on).
 """
 from __future__ import annotations
 
