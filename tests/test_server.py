@@ -702,3 +702,17 @@ def test_a_code_action_is_answered_for_the_version_it_was_asked_of(tmp_path):
             assert change.text_document.version == 1
             assert applied(text, list(change.edits)) == api.fix(text).text
     run(tmp_path, body)
+
+
+def test_fix_all_and_the_quick_fixes_about_the_last_edit_are_planned_ahead():
+    """After a quiet time, fix-all's plan and the quick fixes of the diagnostics about the last
+    edit (the nearest ten, twenty lines either side at most) are made before anyone asks."""
+    from flake8_escapes.commands import server
+    engine, document = engine_of(''.join(f"x{n} = '\\d'\n" for n in range(100)))
+    found = engine.diagnostics(document)
+    engine.edited[document.uri] = 50
+    server.Jobs(None, engine).plan_ahead(document)
+    planned = set(engine.kept(document).fixes)
+    assert None in planned  # fix-all
+    assert {item.line for item in planned if item is not None} == set(range(45, 55))  # ties: the earlier
+    assert len(found) == 100 and engine.noqa_edit(document, found[0]) is not None

@@ -59,6 +59,8 @@ SEVERITIES = {'error': types.DiagnosticSeverity.Error, 'warning': types.Diagnost
 DEFAULT_SEVERITY = {'ESC': 'warning', 'ESC304': 'error'}
 #: The threads that check texts: a small text is checked beside a big one, not after it.
 CHECKERS = 2
+#: The lines either side of the last edit whose diagnostics get their quick fix planned ahead.
+NEAR = 20
 #: Fix-all's plan is made ahead for a text of up to AHEAD_LINES lines once it has not changed for
 #: AHEAD_QUIET seconds (the interpreter runs one thread at a time: a plan made ahead while the user
 #: types would slow the checks; a longer text's takes seconds, and is made when asked).
@@ -235,6 +237,7 @@ class Engine:
         self.lock = threading.Lock()  # api.settings changes the current folder for a moment
         self.tasks: dict[str, asyncio.Future[list[api.Diagnostic] | None]] = {}
         self.changed_at: dict[str, float] = {}  # when each text last changed (time.monotonic)
+        self.edited: dict[str, int] = {}  # the line (1-based) of each text's last edit
         # off the message loop: checks (a small text's beside a big one's), and code actions' plans
         self.worker = concurrent.futures.ThreadPoolExecutor(CHECKERS, thread_name_prefix=f'{NAME}-check')
         self.planner = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix=f'{NAME}-plan')
@@ -519,14 +522,30 @@ class Jobs:
             await asyncio.get_running_loop().run_in_executor(self.engine.ahead, self.plan_ahead, document)
 
     def plan_ahead(self, document: Document) -> None:
-        """In the planner's thread: fix-all's plan and the noqa edits of a text just checked,
-        unless a newer version replaced it (a client asks for them as the cursor moves, an
-        editor for fix-all on save)."""
+        """In the planner's thread: fix-all's plan, the noqa edits and the quick fixes of the
+        diagnostics about the last edit of a text just checked, unless a newer version replaced
+        it (a client asks for them as the cursor moves, an editor for fix-all on save)."""
         engine = self.engine
-        if engine.current(document) and engine.linted.get(document.uri, (None,))[0] is document:
-            engine.planned(document, None)
-            if engine.current(document):
-                engine.noqa_edit(document, engine.diagnostics(document)[0])
+        if not (engine.current(document) and engine.linted.get(document.uri, (None,))[0] is document):
+            return
+        engine.planned(document, None)
+        found = engine.diagnostics(document)
+        if engine.current(document):
+            engine.noqa_edit(document, found[0])
+        for item in self.near_edit(document, found):  # the cursor is likely there: their quick fixes
+            if not engine.current(document):
+                return
+            engine.planned(document, item)
+
+    def near_edit(self, document: Document, found: list[api.Diagnostic]) -> list[api.Diagnostic]:
+        """The diagnostics on the lines about the last edit of ``document`` (``NEAR`` lines
+        either side), the nearest first, ``QUICK_FIXES`` at most: those whose quick fix a client
+        is likely to ask for next."""
+        line = self.engine.edited.get(document.uri)
+        if line is None:
+            return []
+        near = [item for item in found if abs(item.line - line) <= NEAR]
+        return sorted(near, key=lambda item: abs(item.line - line))[:QUICK_FIXES]
 
     def schedule(self, document: Document, pause: float = 0.0) -> None:
         engine = self.engine
@@ -618,6 +637,8 @@ def build() -> LanguageServer:  # noqa: C901 - one small handler per message, re
         uri = params.text_document.uri
         document = engine.documents.get(uri)
         if document is not None:
+            ranged = [change.range for change in params.content_changes if hasattr(change, 'range')]
+            engine.edited[uri] = ranged[-1].start.line + 1 if ranged else 1
             jobs.schedule(document.changed(params.text_document.version, params.content_changes,
                                            engine.encoding),
                           engine.pause_after_change(uri, time.monotonic()))
@@ -632,7 +653,8 @@ def build() -> LanguageServer:  # noqa: C901 - one small handler per message, re
     @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
     def did_close(params: types.DidCloseTextDocumentParams) -> None:
         uri = params.text_document.uri
-        for table in (engine.documents, engine.linted, engine.plans, engine.changed_at, engine.linters):
+        for table in (engine.documents, engine.linted, engine.plans, engine.changed_at, engine.linters,
+                      engine.edited):
             table.pop(uri, None)
         running = engine.tasks.pop(uri, None)
         if running is not None:
