@@ -23,12 +23,12 @@ import io
 import os
 import tokenize
 import warnings
-from typing import TYPE_CHECKING, Any, Iterable, Iterator, NamedTuple, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, NamedTuple, Sequence
 
 from flake8.defaults import NOQA_FILE, NOQA_INLINE_REGEXP
 from flake8.violation import Violation
 
-from flake8_escapes import apis, checks, config, rules, source
+from flake8_escapes import apis, checks, chunks, collector_paused, config, rules, source
 
 if TYPE_CHECKING:
     from flake8_escapes import fix as fixer
@@ -38,7 +38,7 @@ if TYPE_CHECKING:
 __all__ = [
     'SAFE', 'UNSAFE', 'CODES', 'Diagnostic', 'Edit', 'LeftAlone', 'Fix', 'Checked',
     'lint', 'fix', 'fixes', 'noqa_edit', 'noqa_edits', 'settings', 'checked', 'text_reports', 'fix_bytes',
-    'parsed', 'fix_title', 'noqa_title', 'FIX_ALL_TITLE',
+    'parsed', 'fix_title', 'noqa_title', 'FIX_ALL_TITLE', 'excluded', 'is_python', 'Linter',
 ]
 
 #: The codes whose fix keeps every value, and those whose fix changes a value to what was meant.
@@ -142,13 +142,16 @@ def checked(text: str, lines: list[str], regex_functions: Iterable[apis.Api],
 
 
 def _checked(text: str, lines: list[str], regex_functions: Iterable[apis.Api],
-             escapes: bool = True) -> tuple[Checked, ast.Module | None]:
-    """``checked``, and the text's AST when the checks ran on it."""
+             escapes: bool = True, parse: Callable[[str, list[str]], ast.Module] | None = None,
+             tokens_for: Callable[[ast.Module, list[str]], list[tokenize.TokenInfo]] | None = None,
+             ) -> tuple[Checked, ast.Module | None]:
+    """``checked``, and the text's AST when the checks ran on it (``parse``: how it is parsed,
+    ``parsed`` by default; ``tokens_for``: how its tokens are read, ``source.tokens_for``)."""
     try:
         with warnings.catch_warnings():
             warnings.simplefilter('ignore')  # the compiler's own escape warnings
-            tree = parsed(text)
-            tokens = source.tokens_for(tree, lines) if escapes else []
+            tree = parse(text, lines) if parse else parsed(text)
+            tokens = (tokens_for or source.tokens_for)(tree, lines) if escapes else []
             found = list(checks.all_reports(tree, tokens, lines, regex_functions)) if tokens else []
     except PROBLEMS as error:
         return Checked([], error), None
@@ -200,13 +203,20 @@ def lint(text: str, settings: config.Config | None = None, filename: str = 'stdi
     the parse of a text that cannot report and only costs time on one that
     does: the reports are the same, it is quicker for a text likely to report
     (an editor's text whose last version did)."""
+    return _lint(text, settings, filename, prefilter, None)
+
+
+def _lint(text: str, settings: config.Config | None, filename: str, prefilter: bool,
+          parse: Callable[[str, list[str]], ast.Module] | None = None,
+          tokens_for: Callable[[ast.Module, list[str]], list[tokenize.TokenInfo]] | None = None,
+          ) -> list[Diagnostic]:
     text, lines = _lines(text)
     if '\\' not in text or (_file_ignored(text, lines) and not _noqa_off(settings)):
         return []
     if prefilter and not may_report(lines, source.reportable_rows(lines)):  # check's fast path: not parsed
         return []
     functions = settings.regex_functions if settings else ()
-    (reports, error), tree = _checked(text, lines, functions)
+    (reports, error), tree = _checked(text, lines, functions, parse=parse, tokens_for=tokens_for)
     if isinstance(error, (SyntaxError, UnicodeDecodeError)):  # check's reports of such a file
         reports = text_reports(lines) or []
     shown = _reported(settings, filename)
@@ -215,6 +225,76 @@ def lint(text: str, settings: config.Config | None = None, filename: str = 'stdi
     noqa = _noqa_lines(lines) if silenced else {}
     found = [_diagnostic(report) for report in reports if not _inline_ignored(report, noqa.get(report.line))]
     return sorted(found, key=lambda item: (item.line, item.column, item.code))
+
+
+class Linter:
+    """``lint`` of one text again and again, as an editor's buffer changes: the same diagnostics,
+    with the text's AST parsed again only where it changed (``chunks.Chunked``: from the chunks of
+    top-level statements the last text had, the lines between the first and the last line changed
+    parsed again), the tokens the checks read kept per chunk (``_tokens``), and the cyclic
+    collector paused meanwhile.  The language server holds one per document."""
+
+    def __init__(self, size: int = chunks.SIZE) -> None:
+        self.chunks = chunks.Chunked(size)
+        self.tokens: dict[tuple[int, tuple[str, ...]], list[tokenize.TokenInfo]] = {}
+
+    def lint(self, text: str, settings: config.Config | None = None, filename: str = 'stdin', *,
+             prefilter: bool = True) -> list[Diagnostic]:
+        """``lint(text, settings, filename, prefilter=prefilter)``."""
+        with collector_paused():
+            return _lint(text, settings, filename, prefilter, self._parsed, self._tokens)
+
+    def _tokens(self, tree: ast.Module, lines: list[str]) -> list[tokenize.TokenInfo]:
+        """``source.tokens_for(tree, lines)``, read chunk by chunk (each chunk's statements, on
+        the text with every other line blank): a chunk's tokens are kept while it stands the same
+        at the same place.  The whole text's where the AST did not come from the chunks, or where
+        a chunk's tokens reach past its lines (a statement that did not tokenize alone: the file's
+        tokens)."""
+        made = self.chunks.chunks
+        kept: dict[tuple[int, tuple[str, ...]], list[tokenize.TokenInfo]] = {}
+        found: list[tokenize.TokenInfo] = []
+        if made and sum(len(chunk.body) for chunk in made) == len(tree.body):
+            for chunk in made:
+                key = (chunk.first, chunk.lines)
+                tokens = self.tokens.get(key)
+                if tokens is None:
+                    blank = [*(['\n'] * chunk.first), *chunk.lines, *(['\n'] * (len(lines) - chunk.end))]
+                    tokens = source.tokens_for(ast.Module(body=chunk.body, type_ignores=[]), blank)
+                    if not all(chunk.first < token.start[0] <= token.end[0] <= chunk.end for token in tokens):
+                        break
+                kept[key] = tokens
+                found.extend(tokens)
+            else:
+                self.tokens = kept
+                return found
+        self.tokens = {}
+        return source.tokens_for(tree, lines)
+
+    def _parsed(self, text: str, lines: list[str]) -> ast.Module:
+        """``parsed(text)``, from the chunks."""
+        try:
+            return self.chunks.parse(text, lines)
+        except ValueError as error:  # a NUL byte, on 3.10 (``parsed``)
+            raise SyntaxError(str(error)) from None
+
+
+def excluded(settings: config.Config | None, filename: str) -> bool:
+    """Does the project leave the file ``filename`` out: would ``flake8``, run in the folder of
+    ``settings`` (``settings``), not read it (``exclude``, ``extend-exclude``, a ``filename``
+    the configuration names: ``config.Config.skips``)?  An editor's front end gives such a file
+    no diagnostics and no fix.  False without settings or a file name."""
+    return bool(settings and filename not in ('stdin', '-', '') and settings.skips(filename))
+
+
+#: The language identifier of a Python document, and the file name endings of one.
+PYTHON_LANGUAGE, PYTHON_ENDINGS = 'python', ('.py', '.pyi')
+
+
+def is_python(language: str | None, filename: str) -> bool:
+    """Is a document of this language identifier (an editor's, LSP's ``languageId``) and
+    ``filename`` Python, to be checked and fixed?  Its language says so, or else its name
+    ends with ``.py`` or ``.pyi`` (a TOML file, a README are not, whatever their escapes)."""
+    return language == PYTHON_LANGUAGE or filename.lower().endswith(PYTHON_ENDINGS)
 
 
 def _may_be_silenced(reports: list[rules.Report], lines: list[str], tree: ast.Module | None) -> bool:
