@@ -17,7 +17,7 @@ import io
 import tokenize
 from typing import NamedTuple
 
-from flake8_escapes import checks, escapes, literals, rules, source
+from flake8_escapes import checks, escapes, invalid, literals, rules, source
 from flake8_escapes.fix import plan
 from flake8_escapes.fix.files import Edit, apply
 from flake8_escapes.fix.proof import parse
@@ -99,8 +99,8 @@ def _raw_is_meant(piece: literals.Piece, is_path: bool) -> bool:
     prefix = literals.split_prefix(piece.text)[0]
     if set(prefix) & set('uft'):
         return False
-    if is_path:
-        return True
+    if is_path:  # unless it spells a backslash as '\\\\' too, which raw would make two (issue 40)
+        return not invalid.holds_escaped_backslash(piece)
     return all(escape.kind in KEPT_BY_RAW or escapes.refused(escape)
                for begin, end in piece.spans
                for escape in escapes.escapes_in(piece.text, piece.is_bytes, begin, end))

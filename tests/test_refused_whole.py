@@ -1,0 +1,197 @@
+"""ESC304 (escapes CPython refuses) beyond the literal: issues 39 and 40.
+
+- A literal that CPython refuses for a ``\\U`` above U+10FFFF never crashes a
+  command, whatever else its text holds (issue 40, item 1), and generated
+  literals with refused escapes of every kind in paths, regexes, TeX, docstrings,
+  f-strings and bytes never make ``check``, ``api.lint`` or ``fix`` raise.
+- ESC304's fix keeps a deliberate ``\\\\`` (issue 40, item 2): the refused
+  backslashes are doubled, not the literal made raw.
+- A file that does not parse only because of refused escapes is checked whole
+  (issue 39, item 2).
+- ``fix`` names the real reason a file it cannot make parse is left alone (issue 39, item 4).
+
+Expected values come from CPython: the fixed text is compiled and its literals'
+values read with ``ast.literal_eval``.
+"""
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+import warnings
+
+import pytest
+from hypothesis import HealthCheck, example, given, settings, strategies as st
+
+from flake8_escapes import api, fix
+
+ALL = set(fix.SAFE + fix.UNSAFE)
+
+
+def compiles(src: str) -> bool:
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')
+        try:
+            compile(src, '<case>', 'exec', dont_inherit=True)
+        except (SyntaxError, ValueError):  # UnicodeDecodeError (3.12+, a format spec) is a ValueError
+            return False
+    return True
+
+
+def values(src: str) -> list[object]:
+    """The value of each ``name = literal`` line of ``src``, as CPython reads it."""
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')
+        return [ast.literal_eval(line.split(' = ', 1)[1]) for line in src.splitlines() if ' = ' in line]
+
+
+def run(cwd, *args):
+    proc = subprocess.run([sys.executable, '-m', 'flake8_escapes', *args], cwd=cwd,
+                          capture_output=True, text=True, timeout=600)
+    assert 'Traceback' not in proc.stderr, proc.stderr
+    return proc.returncode, proc.stdout.splitlines(), proc.stderr.splitlines()
+
+
+# Issue 40, item 1: a path by its text with a \U above U+10FFFF.
+
+CRASH = 'p = "C:\\\\temp\\U0011ffff"\n'
+
+
+def test_the_crash_source_does_not_compile():
+    assert not compiles(CRASH)
+
+
+def test_check_reports_it_and_the_other_files(tmp_path):
+    (tmp_path / 'crash.py').write_text(CRASH, encoding='utf-8')
+    (tmp_path / 'good.py').write_text('x = "\\d"\n', encoding='utf-8')
+    code, out, err = run(tmp_path, 'check', '--select', 'ESC', 'crash.py', 'good.py')
+    assert [line.split(' ')[:2] for line in out] == [['crash.py:1:14:', 'ESC304'], ['good.py:1:6:', 'ESC301']]
+    assert code == 1
+
+
+def test_lint_reports_it():
+    assert [(item.code, item.line, item.column, item.escape) for item in api.lint(CRASH)] == [
+        ('ESC304', 1, 13, '\\U0011ffff')]
+
+
+def test_fix_repairs_it_to_the_path_meant(tmp_path):
+    path = tmp_path / 'crash.py'
+    path.write_text(CRASH, encoding='utf-8')
+    code, out, err = run(tmp_path, 'fix', '--unsafe', 'crash.py')
+    fixed = path.read_text(encoding='utf-8')
+    assert code == 1 and out == ['crash.py: fixed ESC304']
+    assert compiles(fixed)
+    assert values(fixed) == ['C:\\temp\\U0011ffff']  # the path as written, its '\\' one backslash
+
+
+# Issue 40, item 2: a literal that holds a deliberate '\\' is repaired by doubling.
+
+@pytest.mark.parametrize('src, meant', [
+    ('p = "\\\\\\\\fileserver\\share\\Users\\john"\n', '\\\\fileserver\\share\\Users\\john'),
+    ('p = "C:\\Users\\john\\\\"\n', 'C:\\Users\\john\\'),
+    (CRASH, 'C:\\temp\\U0011ffff'),
+    ('p = "C:\\\\data\\Users\\x.txt"\n', 'C:\\data\\Users\\x.txt'),  # '\\x.' refused as well
+    ('p = b"C:\\\\data\\x.txt"\n', b'C:\\data\\x.txt'),
+    ('p = f"C:\\\\temp\\Users\\{name}"\n', None),  # an f-string: compared below by its text
+])
+def test_fix_keeps_a_deliberate_double_backslash(src, meant):
+    assert not compiles(src)
+    fixed = fix.fix_text(src, ALL).text
+    assert compiles(fixed)
+    if meant is None:
+        assert fixed == 'p = f"C:\\\\temp\\\\Users\\\\{name}"\n'
+    else:
+        assert values(fixed) == [meant]
+    assert fix.fix_text(fixed, ALL).text == fixed  # a second run changes nothing
+
+
+@pytest.mark.parametrize('src, meant', [
+    # no deliberate '\\': raw, as before (the '\\n' of a path was meant as a separator)
+    ('p = "C:\\Users\\new"\n', 'C:\\Users\\new'),
+    ('p = "C:\\Users\\john\\x.txt"\n', 'C:\\Users\\john\\x.txt'),
+])
+def test_fix_makes_a_path_without_one_raw(src, meant):
+    fixed = fix.fix_text(src, ALL).text
+    assert fixed == src.replace(' "', ' r"')
+    assert values(fixed) == [meant]
+
+
+@pytest.mark.parametrize('src, message', [
+    ('p = "\\\\\\\\fileserver\\share\\Users\\john"\n',
+     '\'\\U\' starts a unicode escape, but "\\\\\\\\fileserver\\share\\Users\\john" is a Windows path: '
+     'double each lone backslash ("\\\\\\\\fileserver\\\\share\\\\Users\\\\john") or use forward slashes'),
+    ('p = "C:\\Users\\john\\\\"\n',
+     '\'\\U\' starts a unicode escape, but "C:\\Users\\john\\\\" is a Windows path: '
+     'double each lone backslash ("C:\\\\Users\\\\john\\\\") or use forward slashes'),
+    ('p = "C:\\\\Program Files\\Users\\AppData\\Local\\Temp\\stuff.txt"\n',
+     "'\\U' starts a unicode escape, but this literal is a Windows path: "
+     'double each lone backslash or use forward slashes'),
+])
+def test_message_says_to_double(src, message):
+    assert [item.message for item in api.lint(src) if item.code == 'ESC304'] == [message]
+    meant = message.split('backslash ("', 1)[1].split('")', 1)[0] if '("' in message else None
+    if meant is not None:  # the literal the message shows is the path the author meant
+        assert values(f'p = "{meant}"\n') == values(fix.fix_text(src, ALL).text)
+
+
+# Generated literals: no command raises on a refused escape, whatever surrounds it.
+
+REFUSED = ['\\x', '\\x4', '\\xg', '\\u', '\\u12', '\\U1', '\\U0011ffff', '\\U00110000', '\\UFFFFFFFF',
+           '\\N{nonsense}', '\\N', '\\N{', '\\Users', '\\N{BULLET']
+PLAIN = ['C:', 'a.txt', '\\\\', '\\d+', '(\\w+)', '\\1', '\\b', '$\\alpha', '\\frac{a}{b}', '\\theta',
+         '>>> f("a\\\\b")', '\\n', '\\t', '\\x41', '\\u00e9', '\\N{BULLET}', '\\\\U', '.', ' ', '\\root']
+HEADS = ['', 'C:', 'C:\\\\temp', 'C:\\\\temp\\\\', '\\\\\\\\server\\\\share', '.', '$', '>>> x = "']
+FIELDS = ['{x}', '{x!r}', '{x:>4}', '{x:\\x4}', '{{', '}}']
+PREFIXES = {'str': ['', 'u', 'r'], 'bytes': ['b', 'rb'], 'formatted': ['f', 'rf', 'F']}
+CONTEXTS = [
+    'x = {lit}\n',
+    'import re\nm = re.compile({lit})\ns = re.sub("(a)", {lit}, s)\n',
+    'import matplotlib.pyplot as plt\nplt.xlabel({lit})\n',
+    'def f():\n    {lit}\n    return 1\n',
+    'import os\nopen({lit})\nos.path.join({lit}, "a")\n',
+    'x = 1\ny = ({lit}\n     {lit})\n',
+]
+
+
+@st.composite
+def refused_sources(draw) -> str:
+    kind = draw(st.sampled_from(sorted(PREFIXES)))
+    prefix = draw(st.sampled_from(PREFIXES[kind]))
+    quote = draw(st.sampled_from(["'", '"', "'''", '"""']))
+    atoms = REFUSED + PLAIN + (FIELDS if kind == 'formatted' else [])
+    body = draw(st.sampled_from(HEADS)) + ''.join(draw(st.lists(st.sampled_from(atoms), min_size=1, max_size=4)))
+    if kind == 'bytes':
+        body = body.replace('\u00e9', 'e')
+    body = body.replace(quote[0], '')
+    if (len(body) - len(body.rstrip('\\'))) % 2:
+        body += 'z'  # a backslash that escapes the closing quote is another error (ESC305)
+    return draw(st.sampled_from(CONTEXTS)).replace('{lit}', prefix + quote + body + quote)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(refused_sources())
+@example(CRASH)
+@example('x = 1\ny = (f"C:\\\\temp\\U0011ffff{x}"\n     b"\\\\\\x4")\n')
+def test_no_command_raises_on_a_refused_escape(src):
+    lint = api.lint(src)
+    assert api.lint(src, prefilter=False) == lint
+    planned = api.fix(src, unsafe=True)
+    if planned.edits:
+        assert compiles(planned.text) or not compiles(src.replace('\\', '/')), planned.text
+    if not compiles(src) and compiles(src.replace('\\', '/')):  # only its escapes keep it from compiling
+        assert 'ESC304' in {item.code for item in lint}
+        assert compiles(planned.text), (src, planned.refused)
+
+
+def test_check_and_fix_never_raise_on_generated_files(tmp_path):
+    """The commands' own paths (their reading, parsing and printing) on a few files at once."""
+    sources = [CRASH, 'x = "\\\\\\\\srv\\share\\N{nonsense}\\\\"\n', "import re\nre.sub('(a)', '\\1\\x4', s)\n",
+               'def f():\n    """>>> f("C:\\\\temp\\U00110000")\n    """\n', "x = rf'{1:\\x4}' b'\\x4'\n"]
+    names = []
+    for number, src in enumerate(sources):
+        (tmp_path / f'f{number}.py').write_text(src, encoding='utf-8')
+        names.append(f'f{number}.py')
+    code, out, err = run(tmp_path, 'check', *names)
+    assert code == 1 and {line.split(':')[0] for line in out} == set(names)
+    code, out, err = run(tmp_path, 'fix', '--unsafe', *names)
+    assert code in (1, 2)
