@@ -37,7 +37,8 @@ if TYPE_CHECKING:
 
 __all__ = [
     'SAFE', 'UNSAFE', 'CODES', 'Diagnostic', 'Edit', 'LeftAlone', 'Fix', 'Checked',
-    'lint', 'fix', 'fixes', 'noqa_edit', 'noqa_edits', 'settings', 'checked', 'text_reports', 'fix_bytes',
+    'lint', 'fix', 'fixes', 'noqa_edit', 'noqa_edits', 'settings', 'checked', 'text_reports', 'refused_checked',
+    'fix_bytes',
     'parsed', 'fix_title', 'noqa_title', 'FIX_ALL_TITLE',
 ]
 
@@ -142,7 +143,9 @@ def checked(text: str, lines: list[str], regex_functions: Iterable[apis.Api],
 
 def _checked(text: str, lines: list[str], regex_functions: Iterable[apis.Api],
              escapes: bool = True) -> tuple[Checked, ast.Module | None]:
-    """``checked``, and the text's AST when the checks ran on it."""
+    """``checked``, and the text's AST when the checks ran on it.  ``text``
+    is parsed, ``lines`` tokenized: they differ where ``refused_checked``
+    masks the escapes the parser refuses, at the same lines and columns."""
     try:
         with warnings.catch_warnings():
             warnings.simplefilter('ignore')  # the compiler's own escape warnings
@@ -173,6 +176,23 @@ def text_reports(lines: list[str]) -> list[rules.Report] | None:
     return None if tokens is None else list(checks.text_reports(tokens, lines))
 
 
+def refused_checked(lines: list[str], regex_functions: Iterable[apis.Api]) -> Checked | None:
+    """Every report of a text that does not parse only because of escapes
+    CPython refuses (ESC304): each check runs on the real text's literals,
+    with the AST of the text whose refused escapes are masked
+    (``checks.refused_masked``: no line or column moved, no field or literal
+    gained or lost), and ESC304 is reported at each (issue 39).  None where
+    the masked text does not parse either (``text_reports`` then)."""
+    tokens = source.unparsed_literals(lines)
+    masked = None if tokens is None else checks.refused_masked(tokens, lines)
+    if masked is None or not masked.refused:
+        return None
+    (found, error), tree = _checked(''.join(masked.lines), lines, regex_functions)
+    if error is not None:
+        return None
+    return Checked(sorted([*found, *masked.refused], key=lambda report: (report.line, report.col)), None)
+
+
 def _lines(text: str) -> tuple[str, list[str]]:
     """The text with its line ends read as the compiler reads them (``\\r\\n`` and a lone ``\\r``
     as ``\\n``: universal newlines), and its lines."""
@@ -200,7 +220,8 @@ def lint(text: str, settings: config.Config | None = None, filename: str = 'stdi
     functions = settings.regex_functions if settings else ()
     (reports, error), tree = _checked(text, lines, functions)
     if isinstance(error, (SyntaxError, UnicodeDecodeError)):  # check's reports of such a file
-        reports = text_reports(lines) or []
+        whole = refused_checked(lines, functions)
+        reports = whole.reports if whole else text_reports(lines) or []
     shown = _reported(settings, filename)
     reports = [report for report in reports if report.code in shown]
     silenced = 'noqa' in text.lower() and not _noqa_off(settings) and _may_be_silenced(reports, lines, tree)

@@ -107,6 +107,42 @@ def refused_reports(tokens: list[tokenize.TokenInfo], lines: list[str]) -> Itera
         yield rules.Report(line, col, rule, fields, at[line, col])
 
 
+class Masked(NamedTuple):
+    """A file's lines with its refused escapes masked for the parser (``refused_masked``), and their ESC304s."""
+
+    lines: list[str]
+    refused: list[rules.Report]
+
+
+#: What a refused escape's backslash, and the braces of a ``\\N{...}``, read as in the text
+#: given to the parser (``refused_masked``): not a backslash, an octal digit, a quote or a brace.
+MASK = {'\\': '/', '{': '_', '}': '_'}
+
+
+def refused_masked(tokens: list[tokenize.TokenInfo], lines: list[str]) -> Masked | None:
+    """The lines with each escape CPython refuses (ESC304, ``refused_reports``)
+    masked, and those reports: its backslash read as ``/`` (no escape then; nor
+    an octal digit, so the escape before it keeps its meaning), the braces of a
+    ``\\N{...}`` as ``_`` (an f- or t-string gains no field), every other
+    character, line end and column where it was, so that the AST of the masked
+    text stands where the real tokens do (issue 39).  None where an escape is
+    not found at its place in ``lines``."""
+    refused = list(refused_reports(tokens, lines))
+    rows: dict[int, list[str]] = {}
+    for report in refused:
+        line, col = report.line, report.col
+        for char in report.found.escape.text:
+            row = rows.setdefault(line, list(lines[line - 1])) if line <= len(lines) else []
+            if col >= len(row) or row[col] != char:
+                return None
+            row[col] = MASK.get(char, char)  # a name never holds a backslash: only the first is one
+            col += 1
+            if col == len(row) and char in '\r\n':
+                line, col = line + 1, 0
+    masked = [''.join(rows[number]) if number in rows else line for number, line in enumerate(lines, 1)]
+    return Masked(masked, refused)
+
+
 #: What ``PathJudge`` says of a literal that is a Windows path by its text alone.
 TEXT_PATHS = frozenset({paths.PATH_BY_TEXT, paths.PATH_IN_TEXT})
 #: The checks of a file that does not parse: what the literals' text alone tells (``text_reports``).

@@ -16,14 +16,17 @@ values read with ``ast.literal_eval``.
 from __future__ import annotations
 
 import ast
+import io
 import subprocess
 import sys
+import tokenize
 import warnings
 
 import pytest
 from hypothesis import HealthCheck, example, given, settings, strategies as st
 
-from flake8_escapes import api, fix
+import differential
+from flake8_escapes import api, checks, fix, source
 
 ALL = set(fix.SAFE + fix.UNSAFE)
 
@@ -195,3 +198,114 @@ def test_check_and_fix_never_raise_on_generated_files(tmp_path):
     assert code == 1 and {line.split(':')[0] for line in out} == set(names)
     code, out, err = run(tmp_path, 'fix', '--unsafe', *names)
     assert code in (1, 2)
+
+
+# Issue 39, item 2: a file that does not parse only because of refused escapes is checked whole.
+
+WHOLE = '''import re
+import matplotlib.pyplot as plt
+
+path = "C:\\Users\\me\\new.txt"
+html = re.sub(r'(\\w+)', '<\\1>', text)
+plt.xlabel('$\\theta$')
+name = f'\\N{nonsense} {path}'
+open('C:\\data\\table.csv')
+
+
+def f():
+    """Split it.
+
+    >>> f('a\\tb')
+    """
+'''
+
+
+def found(src: str) -> list[str]:
+    return [f'{item.line}:{item.column + 1} {item.code}' for item in api.lint(src)]
+
+
+def test_whole_file_is_checked():
+    assert not compiles(WHOLE)
+    assert found(WHOLE) == [
+        '4:11 ESC304', '4:17 ESC301', '4:20 ESC501',  # the path: what its text tells
+        '5:27 ESC401',  # a regex replacement: the AST tells
+        '6:14 ESC601',  # a TeX label: the AST tells
+        '7:10 ESC304',
+        '8:9 ESC301', '8:14 ESC501',  # a path by its use
+        '14:13 ESC602',  # a docstring: the AST tells
+    ]
+
+
+def test_check_says_nothing_was_skipped(tmp_path):
+    (tmp_path / 'a.py').write_text(WHOLE, encoding='utf-8')
+    code, out, err = run(tmp_path, 'check', '--select', 'ESC', 'a.py')
+    assert [line.split(' ')[0][:-1] + ' ' + line.split(' ')[1] for line in out] == [
+        'a.py:' + item for item in found(WHOLE)]
+    assert err == ['a.py: does not parse (SyntaxError at line 4): only its escapes CPython refuses (ESC304); '
+                   'every check ran']
+    code, out, err = run(tmp_path, 'check', 'a.py')  # E999 as flake8 gives it, and every report
+    assert [line.split(' ')[1] for line in out].count('E999') == 1 and len(out) == len(found(WHOLE)) + 1
+
+
+def test_a_file_that_also_fails_for_another_reason_keeps_the_text_reports(tmp_path):
+    src = WHOLE + 'def g(:\n'
+    assert found(src) == ['4:11 ESC304', '4:17 ESC301', '4:20 ESC501', '7:10 ESC304', '8:9 ESC301', '8:14 ESC501']
+    (tmp_path / 'a.py').write_text(src, encoding='utf-8')
+    code, out, err = run(tmp_path, 'check', '--select', 'ESC', 'a.py')
+    assert len(out) == 6 and 'skipped ESC4xx, ESC501 where the use decides, ESC601, ESC602' in err[0]
+
+
+REFUSED_LINES = ['junk = "C:\\Users\\me"', "junk = '\\x4\\d'", "junk = b'\\x'", "junk = '\\N{nonsense}'",
+                 "junk = f'{1}\\U0011ffff{2:>3}\\N{no such}'", "junk = f'{1:\\x4}'", "junk = u'\\u12'",
+                 'junk = """\\N{BULLET\n"""', "junk = '\\N'"]
+CHECKED_LINES = ["import re", "re.sub('(a)', '\\1', s)", "re.match('\\bx', s)", "open('C:\\data\\table')",
+                 "plt.xlabel('$\\alpha$')", 'def f():\n    """>>> f(\'\\t\')\n    """', "x = '\\d'",
+                 "y = f'{x}\\theta'", "import matplotlib.pyplot as plt"]
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.sampled_from(REFUSED_LINES + CHECKED_LINES), min_size=1, max_size=8))
+def test_other_lines_report_as_in_a_file_that_parses(chosen):
+    """Every report outside the refused escapes' lines is the one the file gets
+    with those lines made plain: nothing skipped, nothing moved."""
+    src = ''.join(line + '\n' for line in chosen)
+    plain = ''.join(('junk = 0' + '\n' * line.count('\n') if line in REFUSED_LINES else line) + '\n'
+                    for line in chosen)
+    assert compiles(plain)
+    rows = {number for number, line in enumerate(src.splitlines(), 1) if line.startswith('junk')}
+    if not rows:
+        return
+    assert not compiles(src)
+    assert [item for item in found(src) if int(item.split(':')[0]) not in rows] == found(plain)
+    assert {int(item.split(':')[0]) for item in found(src) if item.endswith('ESC304')} <= rows
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(differential.refused_source())
+def test_masked_text_keeps_every_token_and_parses_when_the_repair_does(src):
+    """The text given to the parser tokenizes as the real one does, token by token (only a
+    refused escape's characters differ), and parses where ESC304's repair makes the file parse."""
+    lines = io.StringIO(src).readlines()
+    tokens = source.unparsed_literals(lines)
+    masked = tokens and checks.refused_masked(tokens, lines)
+    if not masked:
+        return
+    real, hidden = token_list(src), token_list(''.join(masked.lines))
+    if real is None:
+        return
+    assert hidden is not None and [tok[:1] + tok[2:4] for tok in hidden] == [tok[:1] + tok[2:4] for tok in real]
+    try:
+        repaired = fix.fix_text(src, {'ESC304'}).text
+    except (SyntaxError, ValueError):
+        return
+    if compiles(repaired):
+        assert compiles(''.join(masked.lines))
+
+
+def token_list(src):
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')
+        try:
+            return list(tokenize.generate_tokens(io.StringIO(src).readline))
+        except (SyntaxError, tokenize.TokenError):
+            return None
