@@ -37,8 +37,8 @@ if TYPE_CHECKING:
 
 __all__ = [
     'SAFE', 'UNSAFE', 'CODES', 'Diagnostic', 'Edit', 'LeftAlone', 'Fix', 'Checked',
-    'lint', 'fix', 'fixes', 'noqa_edit', 'noqa_edits', 'settings', 'checked', 'text_reports', 'refused_checked',
-    'fix_bytes',
+    'lint', 'fix', 'fixes', 'noqa_edit', 'noqa_edits', 'settings', 'checked', 'text_reports',
+    'refused_checked', 'fix_bytes',
     'parsed', 'fix_title', 'noqa_title', 'FIX_ALL_TITLE',
 ]
 

@@ -108,7 +108,7 @@ def refused_reports(tokens: list[tokenize.TokenInfo], lines: list[str]) -> Itera
 
 
 class Masked(NamedTuple):
-    """A file's lines with its refused escapes masked for the parser (``refused_masked``), and their ESC304s."""
+    """A file's lines, its refused escapes masked for the parser (``refused_masked``), and their ESC304s."""
 
     lines: list[str]
     refused: list[rules.Report]

@@ -162,7 +162,8 @@ def refused_sources(draw) -> str:
     prefix = draw(st.sampled_from(PREFIXES[kind]))
     quote = draw(st.sampled_from(["'", '"', "'''", '"""']))
     atoms = REFUSED + PLAIN + (FIELDS if kind == 'formatted' else [])
-    body = draw(st.sampled_from(HEADS)) + ''.join(draw(st.lists(st.sampled_from(atoms), min_size=1, max_size=4)))
+    atoms = draw(st.lists(st.sampled_from(atoms), min_size=1, max_size=4))
+    body = draw(st.sampled_from(HEADS)) + ''.join(atoms)
     if kind == 'bytes':
         body = body.replace('\u00e9', 'e')
     body = body.replace(quote[0], '')
@@ -188,7 +189,8 @@ def test_no_command_raises_on_a_refused_escape(src):
 
 def test_check_and_fix_never_raise_on_generated_files(tmp_path):
     """The commands' own paths (their reading, parsing and printing) on a few files at once."""
-    sources = [CRASH, 'x = "\\\\\\\\srv\\share\\N{nonsense}\\\\"\n', "import re\nre.sub('(a)', '\\1\\x4', s)\n",
+    sources = [CRASH, 'x = "\\\\\\\\srv\\share\\N{nonsense}\\\\"\n',
+               "import re\nre.sub('(a)', '\\1\\x4', s)\n",
                'def f():\n    """>>> f("C:\\\\temp\\U00110000")\n    """\n', "x = rf'{1:\\x4}' b'\\x4'\n"]
     names = []
     for number, src in enumerate(sources):
@@ -249,7 +251,8 @@ def test_check_says_nothing_was_skipped(tmp_path):
 
 def test_a_file_that_also_fails_for_another_reason_keeps_the_text_reports(tmp_path):
     src = WHOLE + 'def g(:\n'
-    assert found(src) == ['4:11 ESC304', '4:17 ESC301', '4:20 ESC501', '7:10 ESC304', '8:9 ESC301', '8:14 ESC501']
+    assert found(src) == ['4:11 ESC304', '4:17 ESC301', '4:20 ESC501', '7:10 ESC304', '8:9 ESC301',
+                          '8:14 ESC501']
     (tmp_path / 'a.py').write_text(src, encoding='utf-8')
     code, out, err = run(tmp_path, 'check', '--select', 'ESC', 'a.py')
     assert len(out) == 6 and 'skipped ESC4xx, ESC501 where the use decides, ESC601, ESC602' in err[0]
@@ -293,7 +296,8 @@ def test_masked_text_keeps_every_token_and_parses_when_the_repair_does(src):
     real, hidden = token_list(src), token_list(''.join(masked.lines))
     if real is None:
         return
-    assert hidden is not None and [tok[:1] + tok[2:4] for tok in hidden] == [tok[:1] + tok[2:4] for tok in real]
+    assert hidden is not None
+    assert [tok[:1] + tok[2:4] for tok in hidden] == [tok[:1] + tok[2:4] for tok in real]
     try:
         repaired = fix.fix_text(src, {'ESC304'}).text
     except (SyntaxError, ValueError):

@@ -249,7 +249,8 @@ def _file_results(filename: str) -> tuple[str, list[Result]]:
 
 
 def text_results(
-    name: str, lines: list[str], error: SyntaxError | UnicodeDecodeError, regex_functions: tuple[apis.Api, ...],
+    name: str, lines: list[str], error: SyntaxError | UnicodeDecodeError,
+    regex_functions: tuple[apis.Api, ...],
 ) -> list[tuple[str, int, int, str]]:
     """The reports of a file that does not parse (ESC304 above all: an escape
     CPython refuses): every check's, where the escapes CPython refuses are
