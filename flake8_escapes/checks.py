@@ -8,6 +8,7 @@ what it needs about the module.
 from __future__ import annotations
 
 import ast
+import re
 import sys
 import tokenize
 from typing import Iterable, Iterator, NamedTuple
@@ -130,17 +131,35 @@ def refused_masked(tokens: list[tokenize.TokenInfo], lines: list[str]) -> Masked
     refused = list(refused_reports(tokens, lines))
     rows: dict[int, list[str]] = {}
     for report in refused:
-        line, col = report.line, report.col
-        for char in report.found.escape.text:
-            row = rows.setdefault(line, list(lines[line - 1])) if line <= len(lines) else []
-            if col >= len(row) or row[col] != char:
-                return None
-            row[col] = MASK.get(char, char)  # a name never holds a backslash: only the first is one
-            col += 1
-            if col == len(row) and char in '\r\n':
-                line, col = line + 1, 0
+        if not _masked(report.line, report.col, report.found.escape.text, lines, rows):
+            return None
     masked = [''.join(rows[number]) if number in rows else line for number, line in enumerate(lines, 1)]
     return Masked(masked, refused)
+
+
+def _masked(line: int, col: int, text: str, lines: list[str], rows: dict[int, list[str]]) -> bool:
+    """Mask the escape ``text`` at (line, col) in ``rows`` (each line's characters, once
+    changed); False where ``lines`` do not hold it there."""
+    for char in text:
+        row = rows.setdefault(line, list(lines[line - 1])) if line <= len(lines) else []
+        if col >= len(row) or row[col] != char:
+            return False
+        row[col] = MASK.get(char, char)  # a name never holds a backslash: only the first is one
+        col += 1
+        if col == len(row) and char in '\r\n':
+            line, col = line + 1, 0
+    if text == '\\N{' and line <= len(lines):
+        # A '\N{' without a name: an f-string's tokenizer (3.12+) or parser (3.11) reads
+        # on to the next '}' as text, unless a field's '{' or the quote comes first.
+        row = rows[line]
+        ahead = NAME_END.search(''.join(row[col:]))
+        if ahead is not None and ahead[0] == '}':
+            row[col + ahead.start()] = '_'
+    return True
+
+
+#: What ends the name of a ``\\N{`` in an f-string's text: its brace, a field, a quote, the row's end.
+NAME_END = re.compile('[{}\'"\r\n]')
 
 
 #: What ``PathJudge`` says of a literal that is a Windows path by its text alone.

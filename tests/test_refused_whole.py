@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import ast
 import io
+import re
 import subprocess
 import sys
 import tokenize
@@ -182,7 +183,9 @@ def test_no_command_raises_on_a_refused_escape(src):
     planned = api.fix(src, unsafe=True)
     if planned.edits:
         assert compiles(planned.text) or not compiles(src.replace('\\', '/')), planned.text
-    if not compiles(src) and compiles(src.replace('\\', '/')):  # only its escapes keep it from compiling
+    # 3.12.1 and 3.13.0 refuse '\\x4' in a raw f-string's spec too (CPython issue 137314): not ESC304
+    spec_bug = re.search('(?i)rf|fr', src) is not None and sys.version_info[:3] in ((3, 12, 1), (3, 13, 0))
+    if not compiles(src) and compiles(src.replace('\\', '/')) and not spec_bug:  # only its escapes fail
         assert 'ESC304' in {item.code for item in lint}
         assert compiles(planned.text), (src, planned.refused)
 
@@ -287,7 +290,8 @@ def test_other_lines_report_as_in_a_file_that_parses(chosen):
 @given(differential.refused_source())
 def test_masked_text_keeps_every_token_and_parses_when_the_repair_does(src):
     """The text given to the parser tokenizes as the real one does, token by token (only a
-    refused escape's characters differ), and parses where ESC304's repair makes the file parse."""
+    refused escape's characters differ; 3.12+ may cut an f-string's text at a ``\\N{``), and
+    parses where ESC304's repair makes the file parse."""
     lines = io.StringIO(src).readlines()
     tokens = source.unparsed_literals(lines)
     masked = tokens and checks.refused_masked(tokens, lines)
@@ -297,7 +301,7 @@ def test_masked_text_keeps_every_token_and_parses_when_the_repair_does(src):
     if real is None:
         return
     assert hidden is not None
-    assert [tok[:1] + tok[2:4] for tok in hidden] == [tok[:1] + tok[2:4] for tok in real]
+    assert boundaries(hidden) == boundaries(real)
     try:
         repaired = fix.fix_text(src, {'ESC304'}).text
     except (SyntaxError, ValueError):
@@ -313,3 +317,19 @@ def token_list(src):
             return list(tokenize.generate_tokens(io.StringIO(src).readline))
         except (SyntaxError, tokenize.TokenError):
             return None
+
+
+#: The tokens of an f- or t-string's text (3.12+), which the tokenizer may cut at a ``\\N{...}``.
+MIDDLES = {getattr(tokenize, name) for name in ('FSTRING_MIDDLE', 'TSTRING_MIDDLE')
+           if hasattr(tokenize, name)}
+
+
+def boundaries(tokens):
+    """Each token's type, start and end; the pieces of one f-string text as one."""
+    found = []
+    for tok in tokens:
+        if found and tok.type in MIDDLES and found[-1][0] == tok.type and found[-1][2] == tok.start:
+            found[-1] = (tok.type, found[-1][1], tok.end)
+        else:
+            found.append((tok.type, tok.start, tok.end))
+    return found
