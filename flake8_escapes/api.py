@@ -193,6 +193,27 @@ def refused_checked(lines: list[str], regex_functions: Iterable[apis.Api]) -> Ch
     return Checked(sorted([*found, *masked.refused], key=lambda report: (report.line, report.col)), None)
 
 
+def error_besides_refused(lines: list[str]) -> SyntaxError | None:
+    """Why a text that does not parse would still not parse were its escapes
+    CPython refuses (ESC304) right: the parser's error on the text with them
+    masked (``checks.refused_masked``), the line that still fails (a Python 2
+    ``print "x"`` beside a ``'C:\\Users'``); None when it holds no refused
+    escape or parses once they are masked (issue 39)."""
+    tokens = source.unparsed_literals(lines)
+    masked = None if tokens is None else checks.refused_masked(tokens, lines)
+    if masked is None or not masked.refused:
+        return None
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter('ignore')
+            parsed(''.join(masked.lines))
+    except SyntaxError as error:
+        return error
+    except PROBLEMS:
+        return None
+    return None
+
+
 def _lines(text: str) -> tuple[str, list[str]]:
     """The text with its line ends read as the compiler reads them (``\\r\\n`` and a lone ``\\r``
     as ``\\n``: universal newlines), and its lines."""
@@ -338,7 +359,8 @@ def _planned(text: str, codes: set[str], settings: config.Config | None,
     try:
         result = fixer.fix_text(text, codes, functions, at)
     except (*UNFIXABLE, fixer.Refused) as error:
-        return Fix(text, [], [], [], [], _why(error))
+        besides = error_besides_refused(_lines(text)[1]) if isinstance(error, SyntaxError) else None
+        return Fix(text, [], [], [], [], _why(besides or error))
     return Fix(result.text, _edits(text, result.text, result.rounds), result.fixed, result.left_alone,
                result.unsafe_left)
 

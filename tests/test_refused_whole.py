@@ -333,3 +333,41 @@ def boundaries(tokens):
         else:
             found.append((tok.type, tok.start, tok.end))
     return found
+
+
+# Issue 39, item 4: honest refusals in fix.
+
+PY2 = "path = 'C:\\Users\\me'\nprint \"x\"\n"
+
+
+def still_fails(src: str) -> SyntaxError:
+    """CPython's error on ``src`` with its refused escape written as meant (by hand)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')
+        try:
+            compile(src.replace("'C:\\Users", "r'C:\\Users"), '<case>', 'exec', dont_inherit=True)
+        except SyntaxError as error:
+            return error
+    raise AssertionError('it compiles')
+
+
+@pytest.mark.parametrize('args, code, said', [
+    (['--unsafe'], 2, 'left alone'),
+    (['--unsafe', '--diff'], 2, 'left alone'),
+    (['--unsafe', '--select', 'ESC304'], 2, 'left alone'),
+    ([], 0, 'skipped'),  # not asked to make it parse: skipped as any file that does not parse
+])
+def test_fix_names_the_line_that_still_fails(tmp_path, args, code, said):
+    error = still_fails(PY2)
+    assert error.lineno == 2
+    (tmp_path / 'py2.py').write_text(PY2, encoding='utf-8')
+    status, out, err = run(tmp_path, 'fix', *args, 'py2.py')
+    assert (status, out) == (code, [])
+    assert err == [f'py2.py: {said}, does not parse: line 2 fails even with its ESC304 escapes mended: '
+                   f'{error.msg}']
+    assert (tmp_path / 'py2.py').read_text(encoding='utf-8') == PY2
+
+
+def test_api_fix_names_the_line_that_still_fails():
+    error = still_fails(PY2)
+    assert api.fix(PY2, unsafe=True).refused == f'does not parse: {error.msg} (line 2)'
