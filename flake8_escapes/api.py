@@ -199,19 +199,26 @@ def error_besides_refused(lines: list[str]) -> SyntaxError | None:
     masked (``checks.refused_masked``), the line that still fails (a Python 2
     ``print "x"`` beside a ``'C:\\Users'``); None when it holds no refused
     escape or parses once they are masked (issue 39)."""
+    return _masked_error(lines)[1]
+
+
+def _masked_error(lines: list[str]) -> tuple[int, SyntaxError | None]:
+    """(the line of the text's first refused escape, 0 where none; the parser's error
+    on the text with them masked, None where it parses)."""
     tokens = source.unparsed_literals(lines)
     masked = None if tokens is None else checks.refused_masked(tokens, lines)
     if masked is None or not masked.refused:
-        return None
+        return 0, None
+    first = min(report.line for report in masked.refused)
     try:
         with warnings.catch_warnings():
             warnings.simplefilter('ignore')
             parsed(''.join(masked.lines))
     except SyntaxError as error:
-        return error
+        return first, error
     except PROBLEMS:
-        return None
-    return None
+        return 0, None
+    return first, None
 
 
 def _lines(text: str) -> tuple[str, list[str]]:
@@ -359,10 +366,23 @@ def _planned(text: str, codes: set[str], settings: config.Config | None,
     try:
         result = fixer.fix_text(text, codes, functions, at)
     except (*UNFIXABLE, fixer.Refused) as error:
-        besides = error_besides_refused(_lines(text)[1]) if isinstance(error, SyntaxError) else None
-        return Fix(text, [], [], [], [], _why(besides or error))
+        return Fix(text, [], [], [], [], _refusal(text, error))
     return Fix(result.text, _edits(text, result.text, result.rounds), result.fixed, result.left_alone,
                result.unsafe_left)
+
+
+def _refusal(text: str, error: BaseException) -> str:
+    """Why the fixer left ``text`` alone; where it does not parse because of escapes
+    CPython refuses, the line that would still fail without them, or else where the
+    first is: the fix of ESC304 comes first (issue 39)."""
+    if not isinstance(error, (SyntaxError, UnicodeDecodeError)):
+        return _why(error)
+    first, besides = _masked_error(_lines(text)[1])
+    if besides is not None:
+        return _why(besides)
+    if first:
+        return f'does not parse until its ESC304 escapes are fixed (the first at line {first})'
+    return _why(error)
 
 
 def _why(error: BaseException) -> str:

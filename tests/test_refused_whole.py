@@ -371,3 +371,11 @@ def test_fix_names_the_line_that_still_fails(tmp_path, args, code, said):
 def test_api_fix_names_the_line_that_still_fails():
     error = still_fails(PY2)
     assert api.fix(PY2, unsafe=True).refused == f'does not parse: {error.msg} (line 2)'
+
+
+def test_api_fix_of_another_code_says_the_refused_escapes_come_first():
+    """An editor's quick fix of the ESC401 of a file that does not parse because of ESC304."""
+    diagnostic = next(item for item in api.lint(WHOLE) if item.code == 'ESC401')
+    [planned] = api.fixes(WHOLE, [diagnostic])
+    assert planned.edits == []
+    assert planned.refused == 'does not parse until its ESC304 escapes are fixed (the first at line 4)'
