@@ -38,7 +38,7 @@ if TYPE_CHECKING:
 __all__ = [
     'SAFE', 'UNSAFE', 'CODES', 'Diagnostic', 'Edit', 'LeftAlone', 'Fix', 'Checked',
     'lint', 'fix', 'fixes', 'noqa_edit', 'noqa_edits', 'settings', 'checked', 'text_reports',
-    'refused_checked', 'fix_bytes',
+    'refused_checked', 'refusals', 'Refusals', 'fix_bytes',
     'parsed', 'fix_title', 'noqa_title', 'FIX_ALL_TITLE',
 ]
 
@@ -193,32 +193,33 @@ def refused_checked(lines: list[str], regex_functions: Iterable[apis.Api]) -> Ch
     return Checked(sorted([*found, *masked.refused], key=lambda report: (report.line, report.col)), None)
 
 
-def error_besides_refused(lines: list[str]) -> SyntaxError | None:
-    """Why a text that does not parse would still not parse were its escapes
-    CPython refuses (ESC304) right: the parser's error on the text with them
-    masked (``checks.refused_masked``), the line that still fails (a Python 2
-    ``print "x"`` beside a ``'C:\\Users'``); None when it holds no refused
-    escape or parses once they are masked (issue 39)."""
-    return _masked_error(lines)[1]
+class Refusals(NamedTuple):
+    """What keeps a text from parsing, as far as the escapes CPython refuses go (``refusals``)."""
+
+    first: int                  # the line of its first refused escape (ESC304); 0 where it has none
+    besides: SyntaxError | None  # the error it would still raise were they right; None if none
 
 
-def _masked_error(lines: list[str]) -> tuple[int, SyntaxError | None]:
-    """(the line of the text's first refused escape, 0 where none; the parser's error
-    on the text with them masked, None where it parses)."""
+def refusals(lines: list[str]) -> Refusals:
+    """Where a text that does not parse holds its first escape CPython refuses
+    (ESC304), and the parser's error on the text with them masked
+    (``checks.refused_masked``): the line that would still fail (a Python 2
+    ``print "x"`` beside a ``'C:\\Users'``), None where they are all that keeps
+    it from parsing (issue 39)."""
     tokens = source.unparsed_literals(lines)
     masked = None if tokens is None else checks.refused_masked(tokens, lines)
     if masked is None or not masked.refused:
-        return 0, None
+        return Refusals(0, None)
     first = min(report.line for report in masked.refused)
     try:
         with warnings.catch_warnings():
             warnings.simplefilter('ignore')
             parsed(''.join(masked.lines))
     except SyntaxError as error:
-        return first, error
+        return Refusals(first, error)
     except PROBLEMS:
-        return 0, None
-    return first, None
+        return Refusals(0, None)
+    return Refusals(first, None)
 
 
 def _lines(text: str) -> tuple[str, list[str]]:
@@ -366,20 +367,23 @@ def _planned(text: str, codes: set[str], settings: config.Config | None,
     try:
         result = fixer.fix_text(text, codes, functions, at)
     except (*UNFIXABLE, fixer.Refused) as error:
-        return Fix(text, [], [], [], [], _refusal(text, error))
+        return Fix(text, [], [], [], [], _refusal(text, error, 'ESC304' in codes))
     return Fix(result.text, _edits(text, result.text, result.rounds), result.fixed, result.left_alone,
                result.unsafe_left)
 
 
-def _refusal(text: str, error: BaseException) -> str:
+def _refusal(text: str, error: BaseException, repairing: bool) -> str:
     """Why the fixer left ``text`` alone; where it does not parse because of escapes
-    CPython refuses, the line that would still fail without them, or else where the
-    first is: the fix of ESC304 comes first (issue 39)."""
+    CPython refuses, the line that would still fail without them; or else where the
+    first is: the fix of ESC304 comes first, or (``repairing``: it was tried) would
+    not make the text parse (issue 39)."""
     if not isinstance(error, (SyntaxError, UnicodeDecodeError)):
         return _why(error)
-    first, besides = _masked_error(_lines(text)[1])
+    first, besides = refusals(_lines(text)[1])
     if besides is not None:
         return _why(besides)
+    if first and repairing:
+        return f'does not parse, and the fix of its ESC304 escapes would not make it parse (line {first})'
     if first:
         return f'does not parse until its ESC304 escapes are fixed (the first at line {first})'
     return _why(error)

@@ -100,7 +100,7 @@ def _not_parsed(name: str, data: bytes, job: Job, message: str, line: int | None
         count = f' x{len(refused)}, first' if len(refused) > 1 else ''
         return 0, (f'{name}: skipped, does not parse ({REFUSED}{count} at line {refused[0]}): '
                    f'`{REPAIR}` can repair it')
-    besides = _error_besides_refused(data)
+    first, besides = _refusals(data)
     if besides is not None:
         where = f'line {besides.lineno}' if besides.lineno else 'it'
         why = besides.msg or besides
@@ -108,16 +108,25 @@ def _not_parsed(name: str, data: bytes, job: Job, message: str, line: int | None
         if REFUSED in job.codes:
             return 2, f'{name}: left alone, {said}'
         return 0, f'{name}: skipped, {said}'
+    if first and REFUSED in job.codes and REFUSED in job.unsafe_shown and _shown(data):  # tried: it failed
+        return 2, (f'{name}: left alone, does not parse: its {REFUSED} fix would not make it parse '
+                   f'(line {first}): {message}')
     where = f' (line {line})' if line else ''  # none for a NUL byte (3.11+)
     return 0, f'{name}: skipped, does not parse: {message}{where}'
 
 
-def _error_besides_refused(data: bytes) -> SyntaxError | None:
-    """The parser's error on ``data`` were its refused escapes right (``api.error_besides_refused``)."""
+def _refusals(data: bytes) -> api.Refusals:
+    """Where ``data``'s first refused escape is, and the parser's error were they right (``api.refusals``)."""
     try:
-        return api.error_besides_refused(io.StringIO(fix.read(data)[0], newline=None).readlines())
+        return api.refusals(io.StringIO(fix.read(data)[0], newline=None).readlines())
     except (SyntaxError, UnicodeDecodeError, LookupError):
-        return None
+        return api.Refusals(0, None)
+
+
+def _shown(data: bytes) -> bool:
+    """Is an escape CPython refuses in ``data`` reported, not under ``# noqa`` (which the fixer honours)?"""
+    text = fix.read(data)[0]
+    return 'noqa' not in text.lower() or any(item.code == REFUSED for item in api.lint(text))
 
 
 def _refused_lines(data: bytes, job: Job) -> list[int]:

@@ -77,12 +77,19 @@ def repair(text: str) -> Repair | None:
 def _doubled(found: literals.Found) -> Edit:
     """The backslash of a refused escape doubled; in an f- or t-string, a
     ``\\N{...}`` escape's braces too, which would open a field once the
-    backslash is text (``f'\\N{NO SUCH}'`` -> ``f'\\\\N{{NO SUCH}}'``)."""
+    backslash is text (``f'\\N{NO SUCH}'`` -> ``f'\\\\N{{NO SUCH}}'``), and
+    the ``}`` that an f-string reads as the text of a bare ``\\N{``
+    (``f'\\N{}'`` -> ``f'\\\\N{{}}'``, ``checks.NAME_END``)."""
     escape, piece = found.escape, found.piece
     formatted = piece.spans[0][0] == 0 or not _FORMATTED.isdisjoint(literals.split_prefix(piece.text)[0])
-    if formatted and escape.kind == escapes.NAMED:
-        braced = escape.text.replace('{', '{{').replace('}', '}}')
-        return Edit(found.line, found.col, len(escape.text), '\\' + braced)
+    text = escape.text
+    if formatted and escape.text == '\\N{':
+        ahead = checks.NAME_END.search(piece.text, escape.offset + len(text))
+        if ahead is not None and ahead[0] == '}':
+            text = piece.text[escape.offset:ahead.end()]
+    if formatted and text.startswith('\\N{'):
+        braced = text.replace('{', '{{').replace('}', '}}')
+        return Edit(found.line, found.col, len(text), '\\' + braced)
     return Edit(found.line, found.col, 0, '\\')
 
 
