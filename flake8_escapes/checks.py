@@ -141,7 +141,9 @@ def _masked(line: int, col: int, text: str, lines: list[str], rows: dict[int, li
     """Mask the escape ``text`` at (line, col) in ``rows`` (each line's characters, once
     changed); False where ``lines`` do not hold it there."""
     for char in text:
-        row = rows.setdefault(line, list(lines[line - 1])) if line <= len(lines) else []
+        row = rows.get(line)
+        if row is None:  # each row copied once: linear in a long row of escapes
+            row = rows[line] = list(lines[line - 1]) if line <= len(lines) else []
         if col >= len(row) or row[col] != char:
             return False
         row[col] = MASK.get(char, char)  # a name never holds a backslash: only the first is one
@@ -151,10 +153,9 @@ def _masked(line: int, col: int, text: str, lines: list[str], rows: dict[int, li
     if text == '\\N{' and line <= len(lines):
         # A '\N{' without a name: an f-string's tokenizer (3.12+) or parser (3.11) reads
         # on to the next '}' as text, unless a field's '{' or the quote comes first.
-        row = rows[line]
-        ahead = NAME_END.search(''.join(row[col:]))
+        ahead = NAME_END.search(lines[line - 1], col)
         if ahead is not None and ahead[0] == '}':
-            row[col + ahead.start()] = '_'
+            rows[line][ahead.start()] = '_'
     return True
 
 

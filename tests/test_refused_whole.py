@@ -412,3 +412,11 @@ def test_fix_says_when_its_repair_would_not_make_the_file_parse(tmp_path):
     (tmp_path / 'noqa.py').write_text('y = "\\x4"  # noqa: ESC304\n', encoding='utf-8')
     status, out, err = run(tmp_path, 'fix', '--unsafe', 'noqa.py')
     assert status == 0 and err[0].startswith('noqa.py: skipped, does not parse')
+
+
+def test_fix_unsafe_fixes_what_check_reports_on_a_file_checked_whole():
+    """check and fix agree: ``fix --unsafe`` (ESC304's repair, then its rounds) fixes one escape per
+    report ``check`` gave the file that did not parse, and the result compiles and checks clean."""
+    result = fix.fix_text(WHOLE, ALL)
+    assert sorted(result.fixed) == sorted(item.split(' ')[1] for item in found(WHOLE))
+    assert compiles(result.text) and found(result.text) == []
