@@ -183,14 +183,21 @@ def refused_checked(lines: list[str], regex_functions: Iterable[apis.Api]) -> Ch
     (``checks.refused_masked``: no line or column moved, no field or literal
     gained or lost), and ESC304 is reported at each (issue 39).  None where
     the masked text does not parse either (``text_reports`` then)."""
-    tokens = source.unparsed_literals(lines)
-    masked = None if tokens is None else checks.refused_masked(tokens, lines)
-    if masked is None or not masked.refused:
+    masked = _masked(lines)
+    if masked is None:
         return None
     (found, error), tree = _checked(''.join(masked.lines), lines, regex_functions)
     if error is not None:
         return None
     return Checked(sorted([*found, *masked.refused], key=lambda report: (report.line, report.col)), None)
+
+
+def _masked(lines: list[str]) -> checks.Masked | None:
+    """The text's lines with its refused escapes masked (``checks.refused_masked``); None
+    where it has none, or its literals cannot be read."""
+    tokens = source.unparsed_literals(lines)
+    masked = None if tokens is None else checks.refused_masked(tokens, lines)
+    return masked if masked is not None and masked.refused else None
 
 
 class Refusals(NamedTuple):
@@ -206,9 +213,8 @@ def refusals(lines: list[str]) -> Refusals:
     (``checks.refused_masked``): the line that would still fail (a Python 2
     ``print "x"`` beside a ``'C:\\Users'``), None where they are all that keeps
     it from parsing (issue 39)."""
-    tokens = source.unparsed_literals(lines)
-    masked = None if tokens is None else checks.refused_masked(tokens, lines)
-    if masked is None or not masked.refused:
+    masked = _masked(lines)
+    if masked is None:
         return Refusals(0, None)
     first = min(report.line for report in masked.refused)
     try:
