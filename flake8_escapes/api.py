@@ -37,7 +37,8 @@ if TYPE_CHECKING:
 
 __all__ = [
     'SAFE', 'UNSAFE', 'CODES', 'Diagnostic', 'Edit', 'LeftAlone', 'Fix', 'Checked',
-    'lint', 'fix', 'fixes', 'noqa_edit', 'noqa_edits', 'settings', 'checked', 'text_reports', 'fix_bytes',
+    'lint', 'fix', 'fixes', 'noqa_edit', 'noqa_edits', 'settings', 'checked', 'text_reports',
+    'refused_checked', 'refusals', 'Refusals', 'fix_bytes',
     'parsed', 'fix_title', 'noqa_title', 'FIX_ALL_TITLE', 'excluded', 'is_python', 'Linter',
 ]
 
@@ -146,7 +147,9 @@ def _checked(text: str, lines: list[str], regex_functions: Iterable[apis.Api],
              tokens_for: Callable[[ast.Module, list[str]], list[tokenize.TokenInfo]] | None = None,
              ) -> tuple[Checked, ast.Module | None]:
     """``checked``, and the text's AST when the checks ran on it (``parse``: how it is parsed,
-    ``parsed`` by default; ``tokens_for``: how its tokens are read, ``source.tokens_for``)."""
+    ``parsed`` by default; ``tokens_for``: how its tokens are read, ``source.tokens_for``).
+    ``text`` is parsed, ``lines`` tokenized: they differ where ``refused_checked``
+    masks the escapes the parser refuses, at the same lines and columns."""
     try:
         with warnings.catch_warnings():
             warnings.simplefilter('ignore')  # the compiler's own escape warnings
@@ -184,6 +187,58 @@ def text_reports(lines: list[str]) -> list[rules.Report] | None:
     return closed.reports + list(checks.unmended(found, closed)) if closed.reports else list(found)
 
 
+def refused_checked(lines: list[str], regex_functions: Iterable[apis.Api]) -> Checked | None:
+    """Every report of a text that does not parse only because of escapes
+    CPython refuses (ESC304): each check runs on the real text's literals,
+    with the AST of the text whose refused escapes are masked
+    (``checks.refused_masked``: no line or column moved, no field or literal
+    gained or lost), and ESC304 is reported at each (issue 39).  None where
+    the masked text does not parse either (``text_reports`` then)."""
+    masked = _masked(lines)
+    if masked is None:
+        return None
+    (found, error), tree = _checked(''.join(masked.lines), lines, regex_functions)
+    if error is not None:
+        return None
+    return Checked(sorted([*found, *masked.refused], key=lambda report: (report.line, report.col)), None)
+
+
+def _masked(lines: list[str]) -> checks.Masked | None:
+    """The text's lines with its refused escapes masked (``checks.refused_masked``); None
+    where it has none, or its literals cannot be read."""
+    tokens = source.unparsed_literals(lines)
+    masked = None if tokens is None else checks.refused_masked(tokens, lines)
+    return masked if masked is not None and masked.refused else None
+
+
+class Refusals(NamedTuple):
+    """What keeps a text from parsing, as far as the escapes CPython refuses go (``refusals``)."""
+
+    first: int                  # the line of its first refused escape (ESC304); 0 where it has none
+    besides: SyntaxError | None  # the error it would still raise were they right; None if none
+
+
+def refusals(lines: list[str]) -> Refusals:
+    """Where a text that does not parse holds its first escape CPython refuses
+    (ESC304), and the parser's error on the text with them masked
+    (``checks.refused_masked``): the line that would still fail (a Python 2
+    ``print "x"`` beside a ``'C:\\Users'``), None where they are all that keeps
+    it from parsing (issue 39)."""
+    masked = _masked(lines)
+    if masked is None:
+        return Refusals(0, None)
+    first = min(report.line for report in masked.refused)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter('ignore')
+            parsed(''.join(masked.lines))
+    except SyntaxError as error:
+        return Refusals(first, error)
+    except PROBLEMS:
+        return Refusals(0, None)
+    return Refusals(first, None)
+
+
 def _lines(text: str) -> tuple[str, list[str]]:
     """The text with its line ends read as the compiler reads them (``\\r\\n`` and a lone ``\\r``
     as ``\\n``: universal newlines), and its lines."""
@@ -218,7 +273,8 @@ def _lint(text: str, settings: config.Config | None, filename: str, prefilter: b
     functions = settings.regex_functions if settings else ()
     (reports, error), tree = _checked(text, lines, functions, parse=parse, tokens_for=tokens_for)
     if isinstance(error, (SyntaxError, UnicodeDecodeError)):  # check's reports of such a file
-        reports = text_reports(lines) or []
+        whole = refused_checked(lines, functions)
+        reports = whole.reports if whole else text_reports(lines) or []
     shown = _reported(settings, filename)
     reports = [report for report in reports if report.code in shown]
     silenced = 'noqa' in text.lower() and not _noqa_off(settings) and _may_be_silenced(reports, lines, tree)
@@ -405,9 +461,26 @@ def _planned(text: str, codes: set[str], settings: config.Config | None,
     try:
         result = fixer.fix_text(text, codes, functions, at)
     except (*UNFIXABLE, fixer.Refused) as error:
-        return Fix(text, [], [], [], [], _why(error))
+        return Fix(text, [], [], [], [], _refusal(text, error, 'ESC304' in codes))
     return Fix(result.text, _edits(text, result.text, result.rounds), result.fixed, result.left_alone,
                result.unsafe_left)
+
+
+def _refusal(text: str, error: BaseException, repairing: bool) -> str:
+    """Why the fixer left ``text`` alone; where it does not parse because of escapes
+    CPython refuses, the line that would still fail without them; or else where the
+    first is: the fix of ESC304 comes first, or (``repairing``: it was tried) would
+    not make the text parse (issue 39)."""
+    if not isinstance(error, (SyntaxError, UnicodeDecodeError)):
+        return _why(error)
+    first, besides = refusals(_lines(text)[1])
+    if besides is not None:
+        return _why(besides)
+    if first and repairing:
+        return f'does not parse, and the fix of its ESC304 escapes would not make it parse (line {first})'
+    if first:
+        return f'does not parse until its ESC304 escapes are fixed (the first at line {first})'
+    return _why(error)
 
 
 def _why(error: BaseException) -> str:

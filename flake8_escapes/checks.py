@@ -8,6 +8,7 @@ what it needs about the module.
 from __future__ import annotations
 
 import ast
+import re
 import sys
 import tokenize
 from typing import Iterable, Iterator, NamedTuple
@@ -105,6 +106,61 @@ def refused_reports(tokens: list[tokenize.TokenInfo], lines: list[str]) -> Itera
     at = {(item.line, item.col): item for item in found}
     for line, col, rule, fields in invalid.refused(found, lambda piece: judge(piece) in TEXT_PATHS):
         yield rules.Report(line, col, rule, fields, at[line, col])
+
+
+class Masked(NamedTuple):
+    """A file's lines, its refused escapes masked for the parser (``refused_masked``), and their ESC304s."""
+
+    lines: list[str]
+    refused: list[rules.Report]
+
+
+#: What a refused escape's backslash, and the braces of a ``\\N{...}``, read as in the text
+#: given to the parser (``refused_masked``): not a backslash, an octal digit, a quote or a brace.
+MASK = {'\\': '/', '{': '_', '}': '_'}
+
+
+def refused_masked(tokens: list[tokenize.TokenInfo], lines: list[str]) -> Masked | None:
+    """The lines with each escape CPython refuses (ESC304, ``refused_reports``)
+    masked, and those reports: its backslash read as ``/`` (no escape then; nor
+    an octal digit, so the escape before it keeps its meaning), the braces of a
+    ``\\N{...}`` as ``_`` (an f- or t-string gains no field), every other
+    character, line end and column where it was, so that the AST of the masked
+    text stands where the real tokens do (issue 39).  None where an escape is
+    not found at its place in ``lines``."""
+    refused = list(refused_reports(tokens, lines))
+    rows: dict[int, list[str]] = {}
+    for report in refused:
+        if not _masked(report.line, report.col, report.found.escape.text, lines, rows):
+            return None
+    masked = [''.join(rows[number]) if number in rows else line for number, line in enumerate(lines, 1)]
+    return Masked(masked, refused)
+
+
+def _masked(line: int, col: int, text: str, lines: list[str], rows: dict[int, list[str]]) -> bool:
+    """Mask the escape ``text`` at (line, col) in ``rows`` (each line's characters, once
+    changed); False where ``lines`` do not hold it there."""
+    for char in text:
+        row = rows.get(line)
+        if row is None:  # each row copied once: linear in a long row of escapes
+            row = rows[line] = list(lines[line - 1]) if line <= len(lines) else []
+        if col >= len(row) or row[col] != char:
+            return False
+        row[col] = MASK.get(char, char)  # a name never holds a backslash: only the first is one
+        col += 1
+        if col == len(row) and char in '\r\n':
+            line, col = line + 1, 0
+    if text == '\\N{' and line <= len(lines):
+        # A '\N{' without a name: an f-string's tokenizer (3.12+) or parser (3.11) reads
+        # on to the next '}' as text, unless a field's '{' or the quote comes first.
+        ahead = NAME_END.search(lines[line - 1], col)
+        if ahead is not None and ahead[0] == '}':
+            rows[line][ahead.start()] = '_'
+    return True
+
+
+#: What ends the name of a ``\\N{`` in an f-string's text: its brace, a field, a quote, the row's end.
+NAME_END = re.compile('[{}\'"\r\n]')
 
 
 #: What ``PathJudge`` says of a literal that is a Windows path by its text alone.

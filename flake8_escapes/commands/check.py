@@ -48,7 +48,7 @@ from flake8.processor import FileProcessor
 from flake8.statistics import Statistics
 from flake8.violation import Violation
 
-from flake8_escapes import api, checks, collector_paused, config, escapes, output, rules, source
+from flake8_escapes import api, apis, checks, collector_paused, config, escapes, output, rules, source
 
 #: code, line, 0-based col, text, noqa line, 0-based end column (past the escape's last character)
 Result = tuple[str, int, int, str, Optional[str], int]
@@ -57,6 +57,8 @@ CODES = tuple(rule.code for rule in rules.RULES)
 KNOWN = (*CODES, 'E902', 'E999')
 #: Each code's name, as ``--statistics`` and ``--format=json`` give it (ruff's names for E902, E999).
 NAMES = {**{rule.code: rule.name for rule in rules.RULES}, 'E902': 'io-error', 'E999': 'syntax-error'}
+#: The code of an escape CPython refuses: a file that does not parse only because of them is checked whole.
+REFUSED = 'ESC304'
 IGNORED_ALL = ('flake8-escapes: the configuration ignores every ESC code (flake8 matches by prefix: '
                '"E" ignores ESC too); add extend-select = ESC to report them')
 FIRST_LINES = re.compile(rb'([^\r\n]*(?:\r\n|\r|\n)?)([^\r\n]*(?:\r\n|\r|\n)?)')
@@ -242,22 +244,29 @@ def _file_results(filename: str) -> tuple[str, list[Result]]:
     if problem is not None:
         found = [_problem(problem)]
         if escapes and isinstance(problem, (SyntaxError, UnicodeDecodeError)):
-            found += text_results(name, lines, problem)
+            found += text_results(name, lines, problem, settings.regex_functions)
     return name, with_noqa_lines(found, lines, text, settings.options.show_source)
 
 
 def text_results(
     name: str, lines: list[str], error: SyntaxError | UnicodeDecodeError,
+    regex_functions: tuple[apis.Api, ...],
 ) -> list[tuple[str, int, int, str]]:
     """The reports of a file that does not parse (ESC304 above all: an escape
-    CPython refuses) that its literals' text alone gives
-    (``checks.text_reports``), from its literals lexed without the AST
-    (``source.unparsed_literals``).  One line on standard error says so, and
-    which checks were skipped.  (3.12+ raise
+    CPython refuses): every check's, where the escapes CPython refuses are
+    all that keeps it from parsing (``api.refused_checked``, issue 39); else
+    those its literals' text alone gives (``checks.text_reports``), from its
+    literals lexed without the AST (``source.unparsed_literals``).  One line
+    on standard error says so, and which checks were skipped.  (3.12+ raise
     UnicodeDecodeError, not SyntaxError, for a refused escape in an f-string's
     format spec.)"""
     where = f' at line {error.lineno}' if isinstance(error, SyntaxError) and error.lineno else ''
     said = f'{output.shown(name)}: does not parse ({type(error).__name__}{where})'
+    whole = api.refused_checked(lines, regex_functions)
+    if whole is not None:
+        output.say(f'{said}: only its escapes CPython refuses ({REFUSED}); every check ran', sys.stderr)
+        return [(report.code, report.line, report.col, report.rule.message.format(**report.fields))
+                for report in whole.reports]
     reports = api.text_reports(lines)
     if reports is None:
         output.say(f'{said}: not checked, its literals cannot be read', sys.stderr)

@@ -75,13 +75,13 @@ def fixed_bytes(name: str, data: bytes, job: Job) -> tuple[fix.BytesResult | Non
         return None, 2, f'{name}: left alone: {error}'
     except UnicodeDecodeError as error:
         if error.encoding == 'unicodeescape':  # 3.12+: a refused escape in an f-string's format spec
-            return None, 0, _not_parsed(name, data, job, str(error), None)
+            return (None, *_not_parsed(name, data, job, str(error), None))
         return None, 2, f'{name}: cannot read: {error}'
     except SyntaxError as error:
         message = str(error.msg or error)
         if message.startswith(('unknown encoding', 'invalid or missing encoding', 'encoding problem')):
             return None, 2, f'{name}: cannot read: {message}'
-        return None, 0, _not_parsed(name, data, job, message, error.lineno)
+        return (None, *_not_parsed(name, data, job, message, error.lineno))
     except ValueError as error:  # null bytes
         return None, 0, f'{name}: skipped, does not parse: {error}'
     except RecursionError:
@@ -90,20 +90,48 @@ def fixed_bytes(name: str, data: bytes, job: Job) -> tuple[fix.BytesResult | Non
         return None, 2, f'{name}: left alone: {type(error).__name__}: {error}'
 
 
-def _not_parsed(name: str, data: bytes, job: Job, message: str, line: int | None) -> str:
-    """The line for a file that does not parse: CPython's message, or, when the
-    reason is an escape CPython refuses that ``REPAIR`` would fix (tried
-    here: the file then parses), where the first one is and that command."""
+def _not_parsed(name: str, data: bytes, job: Job, message: str, line: int | None) -> tuple[int, str]:
+    """The exit status and the line for a file that does not parse: CPython's
+    message, or, when the reason is an escape CPython refuses that ``REPAIR``
+    would fix (tried here: the file then parses), where the first one is and
+    that command.  A file that would still not parse were its refused escapes
+    right names the line that still fails, not an escape (issue 39); when
+    ``REPAIR`` was asked for, the file could not be fixed: status 2."""
     refused = _refused_lines(data, job)
     if refused:
         count = f' x{len(refused)}, first' if len(refused) > 1 else ''
-        return (f'{name}: skipped, does not parse ({REFUSED}{count} at line {refused[0]}): '
-                f'`{REPAIR}` can repair it')
+        return 0, (f'{name}: skipped, does not parse ({REFUSED}{count} at line {refused[0]}): '
+                   f'`{REPAIR}` can repair it')
     hint = _closing_hint(name, data, job)
     if hint:
-        return hint
+        return 0, hint
+    first, besides = _refusals(data)
+    if besides is not None:
+        where = f'line {besides.lineno}' if besides.lineno else 'it'
+        why = besides.msg or besides
+        said = f'does not parse: {where} fails even with its {REFUSED} escapes mended: {why}'
+        if REFUSED in job.codes:
+            return 2, f'{name}: left alone, {said}'
+        return 0, f'{name}: skipped, {said}'
+    if first and REFUSED in job.codes and REFUSED in job.unsafe_shown and _shown(data):  # tried: it failed
+        return 2, (f'{name}: left alone, does not parse: its {REFUSED} fix would not make it parse '
+                   f'(line {first}): {message}')
     where = f' (line {line})' if line else ''  # none for a NUL byte (3.11+)
-    return f'{name}: skipped, does not parse: {message}{where}'
+    return 0, f'{name}: skipped, does not parse: {message}{where}'
+
+
+def _refusals(data: bytes) -> api.Refusals:
+    """Where ``data``'s first refused escape is, and the parser's error were they right (``api.refusals``)."""
+    try:
+        return api.refusals(io.StringIO(fix.read(data)[0], newline=None).readlines())
+    except (SyntaxError, UnicodeDecodeError, LookupError):
+        return api.Refusals(0, None)
+
+
+def _shown(data: bytes) -> bool:
+    """Is an escape CPython refuses in ``data`` reported, not under ``# noqa`` (which the fixer honours)?"""
+    text = fix.read(data)[0]
+    return 'noqa' not in text.lower() or any(item.code == REFUSED for item in api.lint(text))
 
 
 def _refused_lines(data: bytes, job: Job) -> list[int]:
