@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import ast
 import re
+import string
 from typing import Iterable, Iterator, NamedTuple
 
 from flake8_escapes import escapes, literals, rules
@@ -47,6 +48,8 @@ OUTSIDE = 'outside'
 IN_STRING = 'string'
 IN_RAW_STRING = 'raw string'
 IN_COMMENT = 'comment'
+#: The letters of a string's prefix, as the prompt's code may spell them.
+ASCII_LETTERS = frozenset(string.ascii_letters)
 
 _ESC602 = (rules.ESC602.code,)
 LINE_LAYOUT = rules.Exemption(
@@ -252,8 +255,12 @@ class _Strings:
         return found
 
     def open(self, line: str, index: int, code: bool) -> None:
-        prefix = re.search(r'[A-Za-z]*\Z', line[:index])
-        self.raw = code and prefix is not None and 'r' in prefix[0].lower()
+        # The letters just before the quote are its prefix: read back to the first other
+        # character, never the whole line again (issue 40 item 5: n strings cost n^2).
+        start = index
+        while code and start and line[start - 1] in ASCII_LETTERS:
+            start -= 1
+        self.raw = code and 'r' in line[start:index].lower()
         self.quote = line[index:index + 3] if line[index:index + 3] in ('"""', "'''") else line[index]
 
 
