@@ -157,7 +157,9 @@ def all_reports(
     for line, col, rule, fields in reports:
         yield rules.Report(line, col, rule, fields, at[line, col])
     docstrings = doctests.docstring_rows(tree) if commands or pieces.doctest else []  # statements only
-    for line, col, rule, fields, item in tex.reports(commands, used, lines, docstrings, silenced):
+    path_escapes = frozenset((line, col) for line, col, rule, _ in reports if rule is rules.ESC501)
+    for line, col, rule, fields, item in tex.reports(commands, used, lines, docstrings, silenced,
+                                                     path_escapes):
         yield rules.Report(line, col, rule, fields, item)
     if pieces.doctest:
         for line, col, rule, fields, item in doctests.reports(pieces.doctest, docstrings, silenced):

@@ -103,7 +103,7 @@ SINGLE_VALID = re.compile(r'(?<!\\)\\[abfnrtv]')
 IN_TEXT = re.compile(rf"""(?:^|(?<=[\s(\[='"]))[A-Za-z]:{_KEPT_SEP}
     (?:(?:[\w.$~-]{{2,}}{_KEPT_SEP})+(?:[\w.$~-]*\.[A-Za-z][A-Za-z0-9]{{0,3}}|[\w$~-][\w.$~-]*[\w$~-])
       | [\w$~-][\w.$~-]*\.[A-Za-z][A-Za-z0-9]{{0,3}})
-    (?![\w.$~-]|{_KEPT_SEP}[\w.$~-]{{2}})""", re.VERBOSE)
+    (?!\.*[\w$~-]|{_KEPT_SEP}[\w.$~-]{{2}})""", re.VERBOSE)
 #: **template-fields**: a ``%`` or ``{}`` field of a template, read as a name
 #: (``'%s\temp.txt' % root``), as an f-string's fields are.
 TEMPLATE_FIELD = re.compile(
@@ -249,8 +249,8 @@ IN_TEXT_RULE = Finder(
     'anchored-in-text',
     'In a str literal, a drive in text (after a space, a quote, a bracket or `=`) followed by two names, '
     'or a name with an extension, joined by single backslashes (or doubled before a letter that makes no '
-    'escape, as the safe fix doubles `\\D`), is a path: its `\\n`, `\\t`, ... escapes are reported, '
-    'not the rest of the text.',
+    'escape, as the safe fix doubles `\\D`), is a path, at a sentence\'s end too (`C:\\data\\root.`): '
+    'its `\\n`, `\\t`, ... escapes are reported, not the rest of the text.',
     'print("Saved to C:\\new\\file.txt")\n',
 )
 JOINED_NAMES_RULE = Finder(

@@ -4,7 +4,10 @@ escapes is not a path, and a ``\\\\`` that leaves an escape in a doctest example
 is ESC602 when the example doctest runs or expects is not the one written."""
 from __future__ import annotations
 
+import pytest
+
 from flake8_escapes import doctests
+from helpers import results
 
 
 class CountingLine(str):
@@ -27,3 +30,24 @@ def test_doctest_strings_are_read_in_linear_work():
         for code in (True, False):
             doctests._Strings().places(line, code)
         assert CountingLine.read <= 6 * len(line), (n, CountingLine.read)
+
+
+@pytest.mark.parametrize('docstring, col', [
+    ('Write the report to C:\\data\\root.', 34),
+    ('Values live under HKEY_LOCAL_MACHINE\\Software\\value.', 52),
+    ('Saved in D:\\work\\tiny.', 23),
+    ('Saved in C:\\docs\\title', 23),
+])
+def test_windows_path_in_a_docstring_is_esc501_not_tex(docstring, col):
+    """Item 8: the last part of a path or a registry key that spells a TeX command
+    gets the path's code, ESC501, and no ESC601 (0.4.0: ESC601 "cuts TeX's \\root")."""
+    found = {item for item in results(f'def f():\n    """{docstring}"""\n') if item.endswith(('ESC501', 'ESC601'))}
+    assert found == {f'2:{col + 1} ESC501'}
+
+
+@pytest.mark.parametrize('src', [
+    'def f():\n    """Angle $x:\\theta$ and C:\\data\\root."""\n',   # inside $...$: TeX's
+    'import matplotlib.pyplot as plt\nplt.title("Map f:\\theta\\to y")\n',  # an API that takes TeX
+])
+def test_tex_where_tex_is_written_keeps_esc601(src):
+    assert any(item.endswith('ESC601') for item in results(src))

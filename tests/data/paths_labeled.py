@@ -234,6 +234,21 @@ os.makedirs("%s\new_run" % os.getcwd())
 # from: examples written for issue 22 (a data file beside the script, found with pathlib)
 from pathlib import Path
 data = Path(__file__).parent / "data\train"
+#: ESC501:3:35
+# from: issue 40 item 8 (a docstring names the folder a report goes to, the path ending its sentence)
+def save_report(report):
+    """Write the report to C:\data\root."""
+#: ESC501:3:53
+# from: issue 40 item 8 (a registry value named in a docstring, \value its last part)
+def read_setting():
+    """Values live under HKEY_LOCAL_MACHINE\Software\value."""
+#: ESC501:3:24
+# from: issue 40 item 8 (a folder whose last name spells TeX's \tiny)
+def backup():
+    """Saved in D:\work\tiny."""
+#: ESC501:2:22 ESC501:2:26
+# from: issue 40 item 8 (a log message with a path at the end of its sentence)
+log.info("Saved to C:\new\file.txt.")
 # --- clean look-alikes -----------------------------------------------------
 #: Okay
 # from: kouhan.cn article 00039995 (a raw path with %s)
