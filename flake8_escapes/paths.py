@@ -213,11 +213,41 @@ SHORT_PATH = rules.Exemption(
     'separator) is a path only where it is used as one, by a path function the role pass knows.',
     "label = 'C:\\new'\n",
 )
+ESCAPED_DATA = rules.Exemption(
+    'escaped-data', _ESC501,
+    'A literal whose octal, `\\x`, `\\u` and `\\U` escapes outnumber its other characters is data, not '
+    'a path (`".\\30\\2\\u008b\\u008c\\78\\2\\2"`, a chunk of the tables an ANTLR parser writes).',
+    'buf.write(".\\30\\2\\u008b\\u008c\\78\\2\\2")\n',
+)
 #: Every exemption of the paths family, in the order they are tried.  The
 #: code reads this table when it runs: a test that drops an entry sees what it kept quiet.
 EXEMPTIONS: tuple[rules.Exemption, ...] = (
-    CHARACTER, TERMINATOR_NUL, ESCAPED_PATH, LINE_END_TEXT, WHITESPACE_TEXT, SHORT_PATH,
+    CHARACTER, TERMINATOR_NUL, ESCAPED_PATH, LINE_END_TEXT, ESCAPED_DATA, WHITESPACE_TEXT, SHORT_PATH,
 )
+#: A backslash and what follows it: a numbered escape (group 1), as ``escaped-data`` counts them,
+#: or another (one character of the value, a backslash the value keeps as ``as_fixed`` doubles it).
+NUMBERED_OR_OTHER = re.compile(r'\\(?:([0-7]{1,3}|x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8})|N\{[^}]*\}|.)',
+                               re.DOTALL)
+
+
+def escape_counts(text: str) -> tuple[int, int]:
+    """(the numbered escapes of ``text``, the other characters of its value)."""
+    numbered = others = 0
+    at = 0
+    for match in NUMBERED_OR_OTHER.finditer(text):
+        others += match.start() - at
+        if match[1] is None:
+            others += 1
+        else:
+            numbered += 1
+        at = match.end()
+    return numbered, others + len(text) - at
+
+
+def is_escaped_data(text: str) -> bool:
+    """Do the numbered escapes of ``text`` outnumber the other characters of its value?"""
+    numbered, others = escape_counts(text)
+    return numbered > others
 
 
 class Finder(NamedTuple):
@@ -425,6 +455,7 @@ def judge(text: str, active: frozenset[str], begin: int = 0, end: int | None = N
 
 def _lowered(text: str, kind: str, finder: str, active: frozenset[str]) -> Verdict:
     """The verdict on a path's text once the exemptions in ``active`` have had their say."""
+    written = text
     if TERMINATOR_NUL.name in active and TERMINATOR.search(text) is not None:
         text = TERMINATOR.sub('', text)
         kind = path_kind(text)
@@ -441,6 +472,8 @@ def _lowered(text: str, kind: str, finder: str, active: frozenset[str]) -> Verdi
             return Verdict(EXEMPT, ESCAPED_PATH.name, finder)  # no single backslash left
     if LINE_END_TEXT.name in active and LINE_ENDS.search(text) is not None:
         return Verdict(EXEMPT, LINE_END_TEXT.name, finder)
+    if ESCAPED_DATA.name in active and is_escaped_data(written):
+        return Verdict(EXEMPT, ESCAPED_DATA.name, finder)
     if (kind == PATH_BY_TEXT and WHITESPACE_TEXT.name in active
             and ONLY_WHITESPACE.fullmatch(text) is not None and ANCHORED.match(text) is None):
         return Verdict(PATH_IF_USED, WHITESPACE_TEXT.name, finder)

@@ -446,3 +446,17 @@ content = "\n".join(lines)
 #: Okay
 # from: examples written for issue 22 (a template of two fields and a tab)
 row = "%s\t%s" % (name, path)
+#: Okay
+# from: issue 40 item 10 (ANTLR 4.9's Python target writes its serialized ATN in chunks; one starts with '.')
+def serializedATN():
+    with StringIO() as buf:
+        buf.write("\3\u608b\ua72a\u8133\ub9ed\u417c\u3be7\u7786\u5964\3")
+        buf.write(".\30\2\u008b\u008c\78\2\2\u008c\u008d\7\t\2\2\u008d\u008e")
+        buf.write("..\30\2\u008b\u008c\7f\2\2\u008e\u008f\7\60\2\2\u008f")
+        return buf.getvalue()
+#: Okay
+# from: issue 40 item 10 (ANTLR 4.9's lexer tables: a chunk with tabs and a '.')
+def lexerATN():
+    with StringIO() as buf:
+        buf.write(".\t\2\4\3\t\3\4\4\t\4\4\5\t\5\4\6\t\6")
+        return buf.getvalue()
