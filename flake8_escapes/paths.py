@@ -226,8 +226,8 @@ EXEMPTIONS: tuple[rules.Exemption, ...] = (
 )
 #: A backslash and what follows it: a numbered escape (group 1), as ``escaped-data`` counts them,
 #: or another (one character of the value, a backslash the value keeps as ``as_fixed`` doubles it).
-NUMBERED_OR_OTHER = re.compile(r'\\(?:([0-7]{1,3}|x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8})|N\{[^}]*\}|.)',
-                               re.DOTALL)
+NUMBERED_OR_OTHER = re.compile(
+    r'\\(?:([0-7]{1,3}|x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8})|N\{[^}]*\}|.)', re.DOTALL)
 
 
 def escape_counts(text: str) -> tuple[int, int]:
@@ -364,6 +364,19 @@ def in_text_spans(text: str) -> list[tuple[int, int]]:
     return [match.span() for match in IN_TEXT.finditer(text)]
 
 
+def in_example(text: str, line: str, at: int) -> bool:
+    """Does a doctest example's string ``text`` (as the example spells it), on the example's
+    ``line``, read as a Windows path whose escape at ``at`` is a hazard, as ESC501 reads a literal
+    in code: a path by its text (or found in text around ``at``), or one that is a path if used
+    as one where the line says path (``PATH_CUE``: the example's use is not known)?"""
+    verdict = judge(text, frozenset(exemption.name for exemption in EXEMPTIONS))
+    if verdict.kind == PATH_IN_TEXT:
+        return any(start <= at < end for start, end in in_text_spans(text))
+    if verdict.kind == PATH_IF_USED:
+        return PATH_CUE.search(line) is not None
+    return verdict.kind == PATH_BY_TEXT
+
+
 def may_hold_path(line: str) -> bool:
     """Could a literal on this row of source be judged a path for an escape
     of the row?  False only when none can: a path's text (``path_kind``)
@@ -470,6 +483,11 @@ def _lowered(text: str, kind: str, finder: str, active: frozenset[str]) -> Verdi
         if (ESCAPED_PATH.name in active and '\\' not in text.replace('\\\\', '')
                 and all(_printable(match[0]) for match in CHARACTER_ESCAPE.finditer(spelled))):
             return Verdict(EXEMPT, ESCAPED_PATH.name, finder)  # no single backslash left
+    return _lowered_as_text(text, written, kind, finder, active)
+
+
+def _lowered_as_text(text: str, written: str, kind: str, finder: str, active: frozenset[str]) -> Verdict:
+    """``_lowered``'s last exemptions, on the path's text read (``written``: as the source spells it)."""
     if LINE_END_TEXT.name in active and LINE_ENDS.search(text) is not None:
         return Verdict(EXEMPT, LINE_END_TEXT.name, finder)
     if ESCAPED_DATA.name in active and is_escaped_data(written):

@@ -494,8 +494,8 @@ def proof_of(candidate: Candidate, roles: list[role_pass.Role], reading: Reading
     return proof
 
 
-def exemption_for(candidate: Candidate, roles: list[role_pass.Role], readings: Readings,
-                  tables: Tables, path_escapes: frozenset[tuple[int, int]] = frozenset()) -> tuple[str, str]:
+def exemption_for(candidate: Candidate, roles: list[role_pass.Role], readings: Readings, tables: Tables,
+                  path_escapes: frozenset[tuple[int, int]] = frozenset()) -> tuple[str, str]:
     """(the exemption that keeps a candidate quiet, or ''; the evidence that it is TeX, or '').
     ``path_escapes``: the (line, col) of each escape ESC501 reports."""
     item, name = candidate
@@ -507,7 +507,8 @@ def exemption_for(candidate: Candidate, roles: list[role_pass.Role], readings: R
     proof = proof_of(candidate, roles, reading, offset, tables)
     if not proof and NO_TEX_CONTEXT.name in active:
         return NO_TEX_CONTEXT.name, ''
-    if proof and proof not in TEX_PLACES and PATH_ESCAPE.name in active and (item.line, item.col) in path_escapes:
+    in_path = (item.line, item.col) in path_escapes
+    if in_path and proof and proof not in TEX_PLACES and PATH_ESCAPE.name in active:
         return PATH_ESCAPE.name, proof
     everyday = is_everyday(name)
     if everyday and proof not in EVERYDAY_PROOF and EVERYDAY_WORD.name in active:

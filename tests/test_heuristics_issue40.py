@@ -5,11 +5,12 @@ is ESC602 when the example doctest runs or expects is not the one written."""
 from __future__ import annotations
 
 import ast
+import doctest
 import warnings
 
 import pytest
 
-from flake8_escapes import doctests, paths
+from flake8_escapes import doctests, fix, paths
 from helpers import results
 
 
@@ -44,7 +45,8 @@ def test_doctest_strings_are_read_in_linear_work():
 def test_windows_path_in_a_docstring_is_esc501_not_tex(docstring, col):
     """Item 8: the last part of a path or a registry key that spells a TeX command
     gets the path's code, ESC501, and no ESC601 (0.4.0: ESC601 "cuts TeX's \\root")."""
-    found = {item for item in results(f'def f():\n    """{docstring}"""\n') if item.endswith(('ESC501', 'ESC601'))}
+    src = f'def f():\n    """{docstring}"""\n'
+    found = {item for item in results(src) if item.endswith(('ESC501', 'ESC601'))}
     assert found == {f'2:{col + 1} ESC501'}
 
 
@@ -83,3 +85,51 @@ def test_escape_counts_add_up_to_cpythons_value(body):
         value = ast.literal_eval(f"'{text}'")
     numbered, others = paths.escape_counts(text)
     assert numbered + others == len(value)
+
+
+def strings_of(example: str) -> list[str]:
+    """The str constants of an example's source as CPython compiles it (warnings recorded, not raised)."""
+    with warnings.catch_warnings(record=True):
+        warnings.simplefilter('always')
+        tree = ast.parse(example)
+    return [node.value for node in ast.walk(tree)
+            if isinstance(node, ast.Constant) and isinstance(node.value, str)]
+
+
+def runs_as_meant(src: str) -> bool:
+    """By doctest's own parser, on the docstring's value: does no example run a string with a
+    control character in it (a path's ``\\t`` read as a tab), and is every quoted expected output
+    the repr of the value it spells (``'2 \\| 5'`` is no repr)?"""
+    docstring = ast.get_docstring(ast.parse(src).body[0], clean=False) or ''
+    for example in doctest.DocTestParser().get_examples(docstring):
+        if any(char < ' ' for text in strings_of(example.source) for char in text):
+            return False
+        want = example.want.strip()
+        with warnings.catch_warnings(record=True):
+            warnings.simplefilter('always')  # '2 \\| 5': an invalid escape, kept
+            if want[:1] in '\'"' and repr(ast.literal_eval(want)) != want:
+                return False
+    return True
+
+
+ITEM_11 = [
+    ('def format_path(path):\n    """>>> format_path("test_folder\\\\test_file")\n'
+     "    'test_folder/test_file'\n    \"\"\"\n", {'2:36 ESC602'}),
+    ('def normalize_path(path):\n    """>>> normalize_path("src\\\\path\\\\to\\\\file.obj")\n'
+     "    'src/path/to/file.obj'\n    \"\"\"\n", {'2:37 ESC602', '2:41 ESC602'}),
+    ("def row(cells):\n    \"\"\">>> row(['2 | 5'])\n    '2 \\\\| 5'\n    \"\"\"\n", {'3:8 ESC602'}),
+    ("def digits(s):\n    \"\"\">>> re.sub('\\\\d+', '#', s)\n    '#'\n    \"\"\"\n", set()),
+    ("def tabbed():\n    \"\"\">>> tabbed()\n    'a\\\\tb'\n    \"\"\"\n", set()),
+    ("def temp():\n    \"\"\">>> temp()\n    'C:\\\\\\\\temp'\n    \"\"\"\n", set()),
+]
+
+
+@pytest.mark.parametrize('src, expected', ITEM_11)
+def test_doubled_backslash_in_a_doctest_example(src, expected):
+    """Item 11: ESC602 where the one backslash a ``\\\\`` leaves in a non-raw docstring makes an
+    escape that changes what doctest runs or expects (judged here by doctest and CPython), quiet
+    where it is what the example means."""
+    assert {item for item in results(src) if item.endswith('ESC602')} == expected
+    assert runs_as_meant(src) == (not expected)
+    fixed = fix.fix_text(src, set(fix.SAFE + fix.UNSAFE)).text
+    assert runs_as_meant(fixed) and fix.fix_text(fixed, set(fix.SAFE + fix.UNSAFE)).text == fixed
