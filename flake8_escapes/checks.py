@@ -69,7 +69,7 @@ def may_report(tokens: list[tokenize.TokenInfo], lines: list[str]) -> bool:
     found = scan(tokens, lines)
     if found.candidates or found.maybe_paths or found.commands:
         return True
-    doctest_reports = doctests.reports(found.pieces.doctest, EVERY_ROW, None, paths.in_example)
+    doctest_reports = doctests.reports(found.pieces.doctest, EVERY_ROW, None, paths.ExampleReader())
     if found.pieces.doctest and next(doctest_reports, None) is not None:
         return True  # an ESC602 if the literal is a docstring, which only the AST tells
     return (next(invalid.reports(found.found), None) is not None
@@ -164,5 +164,5 @@ def all_reports(
         yield rules.Report(line, col, rule, fields, item)
     if pieces.doctest:
         for line, col, rule, fields, item in doctests.reports(pieces.doctest, docstrings, silenced,
-                                                              paths.in_example):
+                                                              paths.ExampleReader()):
             yield rules.Report(line, col, rule, fields, item)

@@ -131,7 +131,7 @@ VALID_AFTER = frozenset('abfnrtv01234567xuU')
 #: What follows a backslash in a repr (of a str or bytes): ``\\\\``, a quote, ``\\n``, ``\\x41``, ...
 REPR_AFTER = frozenset('\\\'ntrxuU')
 #: Does an example's string (its text as the example spells it), on the example's line, read as a
-#: Windows path whose escape at the offset is a hazard, as ESC501 reads code?  (``paths.in_example``,
+#: Windows path whose escape at the offset is a hazard, as ESC501 reads code?  (``paths.ExampleReader``,
 #: given by ``checks``: a family does not import another.)
 PathReader = Callable[[str, str, int], bool]
 

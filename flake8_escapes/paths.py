@@ -364,17 +364,28 @@ def in_text_spans(text: str) -> list[tuple[int, int]]:
     return [match.span() for match in IN_TEXT.finditer(text)]
 
 
-def in_example(text: str, line: str, at: int) -> bool:
-    """Does a doctest example's string ``text`` (as the example spells it), on the example's
-    ``line``, read as a Windows path whose escape at ``at`` is a hazard, as ESC501 reads a literal
-    in code: a path by its text (or found in text around ``at``), or one that is a path if used
-    as one where the line says path (``PATH_CUE``: the example's use is not known)?"""
-    verdict = judge(text, frozenset(exemption.name for exemption in EXEMPTIONS))
-    if verdict.kind == PATH_IN_TEXT:
-        return any(start <= at < end for start, end in in_text_spans(text))
-    if verdict.kind == PATH_IF_USED:
-        return PATH_CUE.search(line) is not None
-    return verdict.kind == PATH_BY_TEXT
+class ExampleReader:
+    """How ESC501 reads a doctest example's strings (``doctests.PathReader``), for one file: whether
+    the example's line says path is searched once per line, not once per string of it."""
+
+    def __init__(self) -> None:
+        self.active = frozenset(exemption.name for exemption in EXEMPTIONS)
+        self.line: str | None = None
+        self.says_path = False
+
+    def __call__(self, text: str, line: str, at: int) -> bool:
+        """Does the example's string ``text`` (as the example spells it), on the example's ``line``,
+        read as a Windows path whose escape at ``at`` is a hazard, as ESC501 reads a literal in
+        code: a path by its text (or found in text around ``at``), or one that is a path if used as
+        one where the line says path (``PATH_CUE``: the example's use is not known)?"""
+        verdict = judge(text, self.active)
+        if verdict.kind == PATH_IN_TEXT:
+            return any(start <= at < end for start, end in in_text_spans(text))
+        if verdict.kind == PATH_IF_USED:
+            if line is not self.line:  # the same line object for all the strings of a line
+                self.line, self.says_path = line, PATH_CUE.search(line) is not None
+            return self.says_path
+        return verdict.kind == PATH_BY_TEXT
 
 
 def may_hold_path(line: str) -> bool:

@@ -120,6 +120,12 @@ def strings_in_a_doctest_output(n: int) -> str:
     return 'def f():\n    """>>> f()\n    [' + "'w\\x01', " * n + ']\n    """\n'
 
 
+def paths_in_a_doctest_example(n: int) -> str:
+    # doubled-path: each string of the example's line is read as a path once, and whether the line
+    # says path once for the line, not once per string.
+    return 'def f():\n    """>>> [open(p) for p in [' + "'logs\\\\training.txt', " * n + ']]\n    """\n'
+
+
 SAFE = set(fix.SAFE)
 ALL = set(fix.SAFE + fix.UNSAFE)
 
@@ -142,6 +148,7 @@ DIMENSIONS = [
     Dimension(':math: roles in a docstring', 1000, math_roles_in_a_docstring),
     Dimension('rows of a .. math:: block', 1000, rows_of_a_math_block),
     Dimension('strings in a doctest output', 1000, strings_in_a_doctest_output),
+    Dimension('paths in a doctest example', 1000, paths_in_a_doctest_example),
 ]
 
 
