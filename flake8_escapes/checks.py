@@ -70,7 +70,8 @@ def may_report(tokens: list[tokenize.TokenInfo], lines: list[str]) -> bool:
     found = scan(tokens, lines)
     if found.candidates or found.maybe_paths or found.commands:
         return True
-    if found.pieces.doctest and next(doctests.reports(found.pieces.doctest, EVERY_ROW), None) is not None:
+    doctest_reports = doctests.reports(found.pieces.doctest, EVERY_ROW, None, paths.ExampleReader())
+    if found.pieces.doctest and next(doctest_reports, None) is not None:
         return True  # an ESC602 if the literal is a docstring, which only the AST tells
     return (next(invalid.reports(found.found), None) is not None
             or next(paths.reports(found.found, None, found.judge), None) is not None
@@ -264,8 +265,11 @@ def all_reports(
     for line, col, rule, fields in reports:
         yield rules.Report(line, col, rule, fields, at[line, col])
     docstrings = doctests.docstring_rows(tree) if commands or pieces.doctest else []  # statements only
-    for line, col, rule, fields, item in tex.reports(commands, used, lines, docstrings, silenced):
+    path_escapes = frozenset((line, col) for line, col, rule, _ in reports if rule is rules.ESC501)
+    for line, col, rule, fields, item in tex.reports(commands, used, lines, docstrings, silenced,
+                                                     path_escapes):
         yield rules.Report(line, col, rule, fields, item)
     if pieces.doctest:
-        for line, col, rule, fields, item in doctests.reports(pieces.doctest, docstrings, silenced):
+        for line, col, rule, fields, item in doctests.reports(pieces.doctest, docstrings, silenced,
+                                                              paths.ExampleReader()):
             yield rules.Report(line, col, rule, fields, item)

@@ -18,7 +18,9 @@ from __future__ import annotations
 
 import ast
 import re
-from typing import Iterable, Iterator, NamedTuple
+import string
+from bisect import bisect_right
+from typing import Callable, Iterable, Iterator, NamedTuple
 
 from flake8_escapes import escapes, literals, rules
 from flake8_escapes.literals import Found, Piece
@@ -47,6 +49,8 @@ OUTSIDE = 'outside'
 IN_STRING = 'string'
 IN_RAW_STRING = 'raw string'
 IN_COMMENT = 'comment'
+#: The letters of a string's prefix, as the prompt's code may spell them.
+ASCII_LETTERS = frozenset(string.ascii_letters)
 
 _ESC602 = (rules.ESC602.code,)
 LINE_LAYOUT = rules.Exemption(
@@ -102,8 +106,34 @@ JOINED_PROMPT = rules.Finder(
     "def deprecated():\n    \"\"\">>> @deprecated('''\\\n    ...     Use g.''')\n"
     "    ... def f(): pass\n    \"\"\"\n",
 )
+DOUBLED_PATH = rules.Finder(
+    'doubled-path', _ESC602,
+    "A `\\\\` leaves one backslash in an example's string; where that backslash makes a valid escape "
+    '(`\\t`) in a string that then reads as a Windows path, as ESC501 reads one in code, doctest runs '
+    'a control character where the example shows a separator.',
+    'def format_path(path):\n    """>>> format_path("test_folder\\\\test_file")\n'
+    "    'test_folder/test_file'\n    \"\"\"\n",
+)
+DOUBLED_OUTPUT = rules.Finder(
+    'doubled-output', _ESC602,
+    "A `\\\\` in the quotes of an expected output leaves one backslash before a character that a repr "
+    "never escapes (`'2 \\\\| 5'` expects `'2 \\| 5'`): the real repr never matches it.",
+    "def table():\n    \"\"\">>> table()\n    '2 \\\\| 5'\n    \"\"\"\n",
+)
 #: Every finding rule of ESC602.
-FINDERS: tuple[rules.Finder, ...] = (SHOWN_CONTROL, CUT_COMMENT, STRING_ACROSS_LINES, JOINED_PROMPT)
+FINDERS: tuple[rules.Finder, ...] = (
+    SHOWN_CONTROL, CUT_COMMENT, STRING_ACROSS_LINES, JOINED_PROMPT, DOUBLED_PATH, DOUBLED_OUTPUT,
+)
+#: The escape of a ``\\\\`` (it leaves one backslash in the docstring's value).
+DOUBLED = '\\\\'
+#: What follows a backslash in an example's str to make a valid escape: the string changes.
+VALID_AFTER = frozenset('abfnrtv01234567xuU')
+#: What follows a backslash in a repr (of a str or bytes): ``\\\\``, a quote, ``\\n``, ``\\x41``, ...
+REPR_AFTER = frozenset('\\\'ntrxuU')
+#: Does an example's string (its text as the example spells it), on the example's line, read as a
+#: Windows path whose escape at the offset is a hazard, as ESC501 reads code?  (``paths.ExampleReader``,
+#: given by ``checks``: a family does not import another.)
+PathReader = Callable[[str, str, int], bool]
 
 
 class Candidate(NamedTuple):
@@ -114,6 +144,7 @@ class Candidate(NamedTuple):
     place: str         # OUTSIDE, IN_STRING, IN_RAW_STRING or IN_COMMENT
     before_break: bool = False  # the row's real line break follows the escape's character
     joins_prompt: bool = False  # a line continuation whose next row starts with a '...' prompt
+    doubled: str = ''  # a ``\\``'s: the escape its one backslash makes in the example ('\\t')
 
 
 def example_rows(lines: list[str]) -> set[int]:
@@ -182,10 +213,11 @@ def may_hold_candidate(piece: Piece) -> bool:
     return not piece.is_bytes and bool(piece.spans[0][0]) and '>>>' in piece.text
 
 
-def _value(piece: Piece) -> tuple[str, list[tuple[int, escapes.Escape]]]:
+def _value(piece: Piece, doubled: bool = False) -> tuple[str, list[tuple[int, escapes.Escape]]]:
     """The literal's value, and where in it each escape that may be a
     candidate put its character (not ``NEVER``'s, not an invalid one, which
-    the example reads as written, not a line continuation), in order."""
+    the example reads as written, not a line continuation), in order;
+    ``doubled``: each ``\\\\`` too (the one backslash it leaves)."""
     text = piece.text
     _, begin, end = literals.split_prefix(text)
     chars: list[str] = []
@@ -196,8 +228,8 @@ def _value(piece: Piece) -> tuple[str, list[tuple[int, escapes.Escape]]]:
         chars.append(text[at:escape.offset])
         size += escape.offset - at
         value = escape.text if escape.kind == escapes.INVALID else escapes.value_of(escape)
-        if (value or escape.kind == escapes.CONTINUATION) and escape.kind != escapes.INVALID \
-                and escape.text not in NEVER:
+        if ((value or escape.kind == escapes.CONTINUATION) and escape.kind != escapes.INVALID
+                and escape.text not in NEVER) or (doubled and escape.text == DOUBLED):
             marks.append((size, escape))
         chars.append(value)
         size += len(value)
@@ -214,6 +246,7 @@ class _Strings:
         self.quote = ''      # the open string's quote ('', one or three characters)
         self.raw = False
         self.comment = False  # the line read last ended in a comment
+        self.starts: set[int] = set()  # where a backslash starts an escape in a string of the line
 
     def place(self) -> str:
         if self.comment:
@@ -228,6 +261,7 @@ class _Strings:
         index = 0
         skip = False
         self.comment = False
+        self.starts = set()
         while index < len(line):
             char = line[index]
             found.append(self.place())
@@ -236,6 +270,7 @@ class _Strings:
             elif self.quote:
                 if char == '\\':
                     skip = True
+                    self.starts.add(index)
                 elif line.startswith(self.quote, index):
                     found.extend([self.place()] * (len(self.quote) - 1))
                     index += len(self.quote) - 1
@@ -252,8 +287,12 @@ class _Strings:
         return found
 
     def open(self, line: str, index: int, code: bool) -> None:
-        prefix = re.search(r'[A-Za-z]*\Z', line[:index])
-        self.raw = code and prefix is not None and 'r' in prefix[0].lower()
+        # The letters just before the quote are its prefix: read back to the first other
+        # character, never the whole line again (issue 40 item 5: n strings cost n^2).
+        start = index
+        while code and start and line[start - 1] in ASCII_LETTERS:
+            start -= 1
+        self.raw = code and 'r' in line[start:index].lower()
         self.quote = line[index:index + 3] if line[index:index + 3] in ('"""', "'''") else line[index]
 
 
@@ -270,9 +309,73 @@ def _next_line(kind: str, strings: _Strings, line: str) -> tuple[str, _Strings]:
     return '', strings
 
 
-def candidates(piece: Piece) -> Iterator[Candidate]:
-    """The escapes on the example lines (and output) of a docstring's value."""
-    value, marks = _value(piece)
+class _Doubled:
+    """Which ``\\\\`` of one line of an example leave a backslash that makes an
+    escape changing it (``DOUBLED_PATH``, ``DOUBLED_OUTPUT``): each string of
+    the line is found and read as a path once, however many it holds."""
+
+    def __init__(self, line: str, places: list[str], starts: set[int], kind: str,
+                 read_path: PathReader | None) -> None:
+        self.line = line
+        self.places = places  # the line's, and its line break's
+        self.starts = starts
+        self.kind = kind
+        self.read_path = read_path if DOUBLED_PATH in FINDERS else None
+        self.output = DOUBLED_OUTPUT in FINDERS
+        self.bounds: list[int] = []  # where each run of one place starts, found once
+        self.paths: dict[int, bool] = {}  # a string's start -> does it read as a path
+
+    def escape_at(self, at: int) -> str:
+        """The escape the backslash at ``line[at]`` makes if it changes the example, else ''."""
+        after = self.line[at + 1:at + 2]
+        if at not in self.starts or not after or self.places[at] != IN_STRING:
+            return ''
+        if self.kind == OUTPUT:
+            changes = self.output and after not in REPR_AFTER
+        else:
+            changes = after in VALID_AFTER and self.in_path(at)
+        return '\\' + after if changes else ''
+
+    def in_path(self, at: int) -> bool:
+        """Does the string that holds ``line[at]`` read as a path (``read_path``)?"""
+        if self.read_path is None:
+            return False
+        places = self.places
+        if not self.bounds:
+            self.bounds = [index for index in range(len(places))
+                           if not index or places[index] != places[index - 1]]
+        run = bisect_right(self.bounds, at) - 1
+        begin = self.bounds[run]
+        found = self.paths.get(begin)
+        if found is None:
+            end = self.bounds[run + 1] if run + 1 < len(self.bounds) else len(places)
+            body = self.line[begin:end]
+            if end < len(places):  # the string ends on the line: its closing quote left out
+                body = body[:-3] if body.endswith(('"""', "'''")) and len(body) >= 3 else body[:-1]
+            found = self.paths[begin] = self.read_path(body, self.line, at - begin)
+        return found
+
+
+def _line_candidates(piece: Piece, value: str, marks: list[tuple[int, escapes.Escape]], start: int,
+                     kind: str, places: list[str], reading: _Doubled, made: set[int],
+                     positions: literals.Positions) -> Iterator[Candidate]:
+    """The candidates of one line of an example (``value[start:]``): its ``marks``."""
+    for index, escape in marks:
+        made_escape = reading.escape_at(index - start) if escape.text == DOUBLED else ''
+        if escape.text == DOUBLED and not made_escape:
+            continue  # the one backslash left is what the example means
+        line_no, col = positions.at(escape.offset)
+        real_break = value[index + 1:index + 2] == '\n' and index + 1 not in made
+        prompt = escape.kind == escapes.CONTINUATION and PS2_AHEAD.match(value, index) is not None
+        yield Candidate(Found(line_no, col, escape, piece), kind, places[index - start], real_break,
+                        prompt, made_escape)
+
+
+def candidates(piece: Piece, read_path: PathReader | None = None) -> Iterator[Candidate]:
+    """The escapes on the example lines (and output) of a docstring's value
+    (``read_path``: ``DOUBLED_PATH``'s reading of an example's string)."""
+    doubled = DOUBLED_PATH in FINDERS or DOUBLED_OUTPUT in FINDERS
+    value, marks = _value(piece, doubled)
     if not marks:
         return
     made = {index for index, _ in marks}  # the value's characters made by an escape
@@ -292,14 +395,11 @@ def candidates(piece: Piece) -> Iterator[Candidate]:
         if kind and (first < mark or '"""' in line or "'''" in line):
             places = strings.places(line, kind == SOURCE)
             places.append(strings.place())  # the line break that ends the line
+            reading = _Doubled(line, places, strings.starts, kind, read_path)
             if kind == OUTPUT and not (across and len(strings.quote) == 1 and end in made):
                 strings = _Strings()  # an output line's quotes end with it, unless an escape cut them
-            for index, escape in marks[first:mark]:
-                line_no, col = positions.at(escape.offset)
-                real_break = value[index + 1:index + 2] == '\n' and index + 1 not in made
-                prompt = escape.kind == escapes.CONTINUATION and PS2_AHEAD.match(value, index) is not None
-                yield Candidate(Found(line_no, col, escape, piece), kind, places[index - start], real_break,
-                                prompt)
+            yield from _line_candidates(piece, value, marks[first:mark], start, kind, places, reading,
+                                        made, positions)
         elif kind:
             strings = _Strings()  # no escape, no triple quote: no string of it goes on
         start = end + 1
@@ -313,6 +413,8 @@ def is_control(value: str) -> bool:
 def exemption_for(candidate: Candidate) -> rules.Exemption | None:
     """The exemption that keeps a candidate quiet, or None: it changes the example."""
     escape, place = candidate.found.escape, candidate.place
+    if candidate.doubled:
+        return None  # found by DOUBLED_PATH or DOUBLED_OUTPUT only where it changes the example
     value = escapes.value_of(escape)
     finders = {finder.name for finder in FINDERS}
     if escape.kind == escapes.CONTINUATION:
@@ -355,6 +457,11 @@ def character(value: str) -> str:
 
 def meaning_of(candidate: Candidate) -> str:
     """What the candidate's escape makes of its example, as the message says it."""
+    made = candidate.doubled
+    if made:
+        if candidate.line_kind == OUTPUT:
+            return f"'{made}' in the output, which a repr never prints"
+        return f"'{made}', {escapes.CONTROL_NAMES.get(made, 'an escape')}, in the example's path"
     value = escapes.value_of(candidate.found.escape)
     if candidate.found.escape.kind == escapes.CONTINUATION:
         where = 'a string' if candidate.place in (IN_STRING, IN_RAW_STRING) else "the example's code"
@@ -376,13 +483,15 @@ def reports(
     pieces: Iterable[Piece],
     docstrings: list[tuple[int, int]],
     silenced: list[rules.Silenced] | None = None,
+    read_path: PathReader | None = None,
 ) -> Iterator[Finding]:
-    """ESC602: the escapes that change a doctest example of a docstring (on the rows ``docstrings``)."""
+    """ESC602: the escapes that change a doctest example of a docstring (on the rows ``docstrings``);
+    ``read_path``: how ESC501 reads an example's string (``DOUBLED_PATH``)."""
     active = frozenset(exemption.name for exemption in EXEMPTIONS)
     for piece in pieces:
         if not in_docstring(piece, docstrings):
             continue
-        for candidate in candidates(piece):
+        for candidate in candidates(piece, read_path):
             item = candidate.found
             exemption = exemption_for(candidate)
             if exemption is not None and exemption.name in active:
@@ -394,5 +503,6 @@ def reports(
             if item.escape.kind == escapes.CONTINUATION:
                 text = '\\'  # a backslash at the row's end: the message shows no line break
             yield item.line, item.col, rules.ESC602, {
-                'escape': text, 'meaning': meaning_of(candidate), 'doubled': '\\' + text,
+                'escape': text, 'meaning': meaning_of(candidate),
+                'doubled': text * 2 if candidate.doubled else '\\' + text,
             }, item

@@ -103,7 +103,7 @@ SINGLE_VALID = re.compile(r'(?<!\\)\\[abfnrtv]')
 IN_TEXT = re.compile(rf"""(?:^|(?<=[\s(\[='"]))[A-Za-z]:{_KEPT_SEP}
     (?:(?:[\w.$~-]{{2,}}{_KEPT_SEP})+(?:[\w.$~-]*\.[A-Za-z][A-Za-z0-9]{{0,3}}|[\w$~-][\w.$~-]*[\w$~-])
       | [\w$~-][\w.$~-]*\.[A-Za-z][A-Za-z0-9]{{0,3}})
-    (?![\w.$~-]|{_KEPT_SEP}[\w.$~-]{{2}})""", re.VERBOSE)
+    (?!\.*[\w$~-]|{_KEPT_SEP}[\w.$~-]{{2}})""", re.VERBOSE)
 #: **template-fields**: a ``%`` or ``{}`` field of a template, read as a name
 #: (``'%s\temp.txt' % root``), as an f-string's fields are.
 TEMPLATE_FIELD = re.compile(
@@ -215,11 +215,41 @@ SHORT_PATH = rules.Exemption(
     'separator) is a path only where it is used as one, by a path function the role pass knows.',
     "label = 'C:\\new'\n",
 )
+ESCAPED_DATA = rules.Exemption(
+    'escaped-data', _ESC501,
+    'A literal whose octal, `\\x`, `\\u` and `\\U` escapes outnumber its other characters is data, not '
+    'a path (`".\\30\\2\\u008b\\u008c\\78\\2\\2"`, a chunk of the tables an ANTLR parser writes).',
+    'buf.write(".\\30\\2\\u008b\\u008c\\78\\2\\2")\n',
+)
 #: Every exemption of the paths family, in the order they are tried.  The
 #: code reads this table when it runs: a test that drops an entry sees what it kept quiet.
 EXEMPTIONS: tuple[rules.Exemption, ...] = (
-    CHARACTER, TERMINATOR_NUL, ESCAPED_PATH, LINE_END_TEXT, WHITESPACE_TEXT, SHORT_PATH,
+    CHARACTER, TERMINATOR_NUL, ESCAPED_PATH, LINE_END_TEXT, ESCAPED_DATA, WHITESPACE_TEXT, SHORT_PATH,
 )
+#: A backslash and what follows it: a numbered escape (group 1), as ``escaped-data`` counts them,
+#: or another (one character of the value, a backslash the value keeps as ``as_fixed`` doubles it).
+NUMBERED_OR_OTHER = re.compile(
+    r'\\(?:([0-7]{1,3}|x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8})|N\{[^}]*\}|.)', re.DOTALL)
+
+
+def escape_counts(text: str) -> tuple[int, int]:
+    """(the numbered escapes of ``text``, the other characters of its value)."""
+    numbered = others = 0
+    at = 0
+    for match in NUMBERED_OR_OTHER.finditer(text):
+        others += match.start() - at
+        if match[1] is None:
+            others += 1
+        else:
+            numbered += 1
+        at = match.end()
+    return numbered, others + len(text) - at
+
+
+def is_escaped_data(text: str) -> bool:
+    """Do the numbered escapes of ``text`` outnumber the other characters of its value?"""
+    numbered, others = escape_counts(text)
+    return numbered > others
 
 
 class Finder(NamedTuple):
@@ -251,8 +281,8 @@ IN_TEXT_RULE = Finder(
     'anchored-in-text',
     'In a str literal, a drive in text (after a space, a quote, a bracket or `=`) followed by two names, '
     'or a name with an extension, joined by single backslashes (or doubled before a letter that makes no '
-    'escape, as the safe fix doubles `\\D`), is a path: its `\\n`, `\\t`, ... escapes are reported, '
-    'not the rest of the text.',
+    'escape, as the safe fix doubles `\\D`), is a path, at a sentence\'s end too (`C:\\data\\root.`): '
+    'its `\\n`, `\\t`, ... escapes are reported, not the rest of the text.',
     'print("Saved to C:\\new\\file.txt")\n',
 )
 JOINED_NAMES_RULE = Finder(
@@ -334,6 +364,30 @@ def read_fields(text: str, name: str) -> str:
 def in_text_spans(text: str) -> list[tuple[int, int]]:
     """Where ``anchored-in-text`` finds a path in a literal's text (offsets in ``text``)."""
     return [match.span() for match in IN_TEXT.finditer(text)]
+
+
+class ExampleReader:
+    """How ESC501 reads a doctest example's strings (``doctests.PathReader``), for one file: whether
+    the example's line says path is searched once per line, not once per string of it."""
+
+    def __init__(self) -> None:
+        self.active = frozenset(exemption.name for exemption in EXEMPTIONS)
+        self.line: str | None = None
+        self.says_path = False
+
+    def __call__(self, text: str, line: str, at: int) -> bool:
+        """Does the example's string ``text`` (as the example spells it), on the example's ``line``,
+        read as a Windows path whose escape at ``at`` is a hazard, as ESC501 reads a literal in
+        code: a path by its text (or found in text around ``at``), or one that is a path if used as
+        one where the line says path (``PATH_CUE``: the example's use is not known)?"""
+        verdict = judge(text, self.active)
+        if verdict.kind == PATH_IN_TEXT:
+            return any(start <= at < end for start, end in in_text_spans(text))
+        if verdict.kind == PATH_IF_USED:
+            if line is not self.line:  # the same line object for all the strings of a line
+                self.line, self.says_path = line, PATH_CUE.search(line) is not None
+            return self.says_path
+        return verdict.kind == PATH_BY_TEXT
 
 
 def may_hold_path(line: str) -> bool:
@@ -427,6 +481,7 @@ def judge(text: str, active: frozenset[str], begin: int = 0, end: int | None = N
 
 def _lowered(text: str, kind: str, finder: str, active: frozenset[str]) -> Verdict:
     """The verdict on a path's text once the exemptions in ``active`` have had their say."""
+    written = text
     if TERMINATOR_NUL.name in active and TERMINATOR.search(text) is not None:
         text = TERMINATOR.sub('', text)
         kind = path_kind(text)
@@ -441,8 +496,15 @@ def _lowered(text: str, kind: str, finder: str, active: frozenset[str]) -> Verdi
         if (ESCAPED_PATH.name in active and '\\' not in text.replace('\\\\', '')
                 and all(_printable(match[0]) for match in CHARACTER_ESCAPE.finditer(spelled))):
             return Verdict(EXEMPT, ESCAPED_PATH.name, finder)  # no single backslash left
+    return _lowered_as_text(text, written, kind, finder, active)
+
+
+def _lowered_as_text(text: str, written: str, kind: str, finder: str, active: frozenset[str]) -> Verdict:
+    """``_lowered``'s last exemptions, on the path's text read (``written``: as the source spells it)."""
     if LINE_END_TEXT.name in active and LINE_ENDS.search(text) is not None:
         return Verdict(EXEMPT, LINE_END_TEXT.name, finder)
+    if ESCAPED_DATA.name in active and is_escaped_data(written):
+        return Verdict(EXEMPT, ESCAPED_DATA.name, finder)
     if (kind == PATH_BY_TEXT and WHITESPACE_TEXT.name in active
             and ONLY_WHITESPACE.fullmatch(text) is not None and ANCHORED.match(text) is None):
         return Verdict(PATH_IF_USED, WHITESPACE_TEXT.name, finder)

@@ -199,8 +199,21 @@ ESCAPED_LAYOUT = rules.Exemption(
     'or a group.',
     'def area(r):\n    """Area :math:`\\\\pi r^2`.\\n\\ne.g. 3 for 1."""\n',
 )
+PATH_ESCAPE = rules.Exemption(
+    'path-escape', _ESC601,
+    'An escape that ESC501 reports in a Windows path or a registry key (`\\root` in `C:\\data\\root`) '
+    'is the path\'s, unless it stands inside `$...$`, a math role or block, a TeX group or table, or is '
+    'passed to an API that takes TeX.',
+    'def save():\n    """Write the report to C:\\data\\root."""\n',
+)
 #: Every exemption of ESC601, in the order they are tried.
-EXEMPTIONS: tuple[rules.Exemption, ...] = (DISCARDED_STRING, NO_TEX_CONTEXT, EVERYDAY_WORD, ESCAPED_LAYOUT)
+EXEMPTIONS: tuple[rules.Exemption, ...] = (
+    DISCARDED_STRING, NO_TEX_CONTEXT, PATH_ESCAPE, EVERYDAY_WORD, ESCAPED_LAYOUT,
+)
+#: The evidence that a command stands where TeX is written (math, a group, a table, a TeX API):
+#: there an escape ESC501 also reports is TeX's too (``PATH_ESCAPE``).
+TEX_PLACES = frozenset({IN_MATH, MATH_DOCSTRING, GROUP_COMMAND.name, MISSPELLED_MATH.name,
+                        TEX_TABLE.name, TEX_API})
 #: A ``\\n`` escape before no letter (it lays a literal out: no command follows it).
 LAYOUT_NEWLINE = re.compile(r'(?<!\\)(?:\\\\)*\\n(?![A-Za-z])')
 
@@ -481,9 +494,10 @@ def proof_of(candidate: Candidate, roles: list[role_pass.Role], reading: Reading
     return proof
 
 
-def exemption_for(candidate: Candidate, roles: list[role_pass.Role], readings: Readings,
-                  tables: Tables) -> tuple[str, str]:
-    """(the exemption that keeps a candidate quiet, or ''; the evidence that it is TeX, or '')."""
+def exemption_for(candidate: Candidate, roles: list[role_pass.Role], readings: Readings, tables: Tables,
+                  path_escapes: frozenset[tuple[int, int]] = frozenset()) -> tuple[str, str]:
+    """(the exemption that keeps a candidate quiet, or ''; the evidence that it is TeX, or '').
+    ``path_escapes``: the (line, col) of each escape ESC501 reports."""
     item, name = candidate
     active = frozenset(exemption.name for exemption in EXEMPTIONS)
     discarded = role_pass.role_at(roles, item.line, item.col, (role_pass.DISCARDED,))
@@ -493,6 +507,9 @@ def exemption_for(candidate: Candidate, roles: list[role_pass.Role], readings: R
     proof = proof_of(candidate, roles, reading, offset, tables)
     if not proof and NO_TEX_CONTEXT.name in active:
         return NO_TEX_CONTEXT.name, ''
+    in_path = (item.line, item.col) in path_escapes
+    if in_path and proof and proof not in TEX_PLACES and PATH_ESCAPE.name in active:
+        return PATH_ESCAPE.name, proof
     everyday = is_everyday(name)
     if everyday and proof not in EVERYDAY_PROOF and EVERYDAY_WORD.name in active:
         return EVERYDAY_WORD.name, proof
@@ -508,13 +525,15 @@ def reports(
     lines: list[str],
     docstrings: list[tuple[int, int]],
     silenced: list[rules.Silenced] | None = None,
+    path_escapes: frozenset[tuple[int, int]] = frozenset(),
 ) -> Iterator[Finding]:
-    """ESC601: the candidates whose text reads as TeX, or that an API takes as TeX (``roles``)."""
+    """ESC601: the candidates whose text reads as TeX, or that an API takes as TeX (``roles``),
+    but not the escapes ESC501 reports (``path_escapes``: their (line, col))."""
     readings = Readings(lines, sorted(docstrings))
     tables = Tables(roles, lines)
     for candidate in found:
         item = candidate.found
-        exemption, proof = exemption_for(candidate, roles, readings, tables)
+        exemption, proof = exemption_for(candidate, roles, readings, tables, path_escapes)
         if exemption:
             if silenced is not None:
                 silenced.append(rules.Silenced(item.line, item.col, rules.ESC601.code, item.escape.text,

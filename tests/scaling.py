@@ -114,6 +114,18 @@ def rows_of_a_math_block(n: int) -> str:
     return 'def f():\n    """Doc.\n\n    .. math::\n\n' + '        \\theta = 1\n' * n + '    """\n'
 
 
+def strings_in_a_doctest_output(n: int) -> str:
+    # ESC602 reads each quote's prefix back to the first character that is not a letter, not the
+    # whole line before it (issue 40 item 5: an output listing 10,000 words took 14 s).
+    return 'def f():\n    """>>> f()\n    [' + "'w\\x01', " * n + ']\n    """\n'
+
+
+def paths_in_a_doctest_example(n: int) -> str:
+    # doubled-path: each string of the example's line is read as a path once, and whether the line
+    # says path once for the line, not once per string.
+    return 'def f():\n    """>>> [open(p) for p in [' + "'logs\\\\training.txt', " * n + ']]\n    """\n'
+
+
 SAFE = set(fix.SAFE)
 ALL = set(fix.SAFE + fix.UNSAFE)
 
@@ -135,6 +147,8 @@ DIMENSIONS = [
     Dimension('TeX commands in one literal', 1000, commands_in_one_literal),
     Dimension(':math: roles in a docstring', 1000, math_roles_in_a_docstring),
     Dimension('rows of a .. math:: block', 1000, rows_of_a_math_block),
+    Dimension('strings in a doctest output', 1000, strings_in_a_doctest_output),
+    Dimension('paths in a doctest example', 1000, paths_in_a_doctest_example),
 ]
 
 

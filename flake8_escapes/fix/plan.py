@@ -201,8 +201,9 @@ def edits_for(piece: literals.Piece, items: list[tuple[str, literals.Found]], li
         if at in respelled:
             value = invalid.spelled_value(found.escape.text, piece.is_bytes)
             edits.append(Edit(found.line, found.col, len(found.escape.text), value))
-        else:
-            edits.append(Edit(found.line, found.col, 0, '\\'))
+        else:  # the backslash doubled; a '\\\\' (ESC602's doubled-path) gets two more
+            doubled = found.escape.text == '\\\\'
+            edits.append(Edit(found.line, found.col, 0, found.escape.text if doubled else '\\'))
     return edits
 
 

@@ -237,6 +237,32 @@ def pgen(seq):
     """>>> compute_CDR3_pgen('\xbb\xa0')
     1.0
     """
+#: ESC602:5:33
+# from: issue 40 item 11 (the blind draw: a path's `\\t` leaves `\t` in the example, which runs a tab)
+def format_path(path):
+    """Format a path.
+
+    >>> format_path("test_folder\\test_file")
+    'test_folder/test_file'
+    """
+#: ESC602:9:38 ESC602:9:42
+# from: issue 40 item 11 (a path normalizer's example: `\\p` stays a backslash, `\\t` and `\\f` do not)
+def normalize_path(path):
+    """Normalize a path.
+
+    Args:
+        path: with either POSIX (/) or Windows (\\) separators.
+
+    Examples:
+        >>> normalize_path("src\\path\\to\\file.obj")
+        'src/path/to/file.obj'
+    """
+#: ESC602:4:8
+# from: issue 40 item 11 (the blind draw: an expected repr written '2 \\| 5' shows '2 \| 5')
+def markdown_row(cells):
+    """>>> markdown_row(['2 | 5'])
+    '2 \\| 5'
+    """
 # --- clean -----------------------------------------------------------------
 #: Okay
 # from: issue 23 (a docstring written on one line: its newlines lay the example out)
@@ -367,4 +393,49 @@ def gen():
 def similar(sample, distrib):
     """>>> p = similar([0, 1], distrib={0: .25,\
                                       1: .75})
+    """
+#: Okay
+# from: issue 40 item 11 (an invalid escape left by `\\`: doctest runs '\d+', the pattern meant)
+def digits(s):
+    """>>> re.sub('\\d+', '#', s)
+    '#'
+    """
+#: Okay
+# from: issue 40 item 11 (the blind draw, buildout.recipe.mako_template: `\\n` written for a newline)
+def _parse_list_values(value):
+    """Transform string `values` into list of striped lines.
+
+        >>> value = ' a \\n \\n b \\n'
+        >>> list(_parse_list_values(value))
+        ['a', 'b']
+    """
+#: Okay
+# from: issue 40 item 11 (the blind draw, rdflib's uripath: `\\xe9` written for an accented letter)
+def join(base, here):
+    """>>> len(u'Andr\\xe9')
+    5
+    """
+#: Okay
+# from: issue 40 item 11 (a repr with a doubled backslash, written four times)
+def temp_dir():
+    """>>> temp_dir()
+    'C:\\\\temp'
+    """
+#: Okay
+# from: issue 40 item 11 (a repr shows a tab as \t: the `\\t` written for it)
+def tabbed():
+    """>>> tabbed()
+    'a\\tb'
+    """
+#: Okay
+# from: issue 40 item 11 (a path in an example written with four backslashes)
+def read(path):
+    """>>> read('C:\\\\data\\\\new.txt')
+    'ok'
+    """
+#: Okay
+# from: issue 40 item 11 (a tab between words, not a path: `\\t` written for it)
+def fields(line):
+    """>>> fields('name\\tvalue')
+    ['name', 'value']
     """

@@ -234,6 +234,21 @@ os.makedirs("%s\new_run" % os.getcwd())
 # from: examples written for issue 22 (a data file beside the script, found with pathlib)
 from pathlib import Path
 data = Path(__file__).parent / "data\train"
+#: ESC501:3:35
+# from: issue 40 item 8 (a docstring names the folder a report goes to, the path ending its sentence)
+def save_report(report):
+    """Write the report to C:\data\root."""
+#: ESC501:3:53
+# from: issue 40 item 8 (a registry value named in a docstring, \value its last part)
+def read_setting():
+    """Values live under HKEY_LOCAL_MACHINE\Software\value."""
+#: ESC501:3:24
+# from: issue 40 item 8 (a folder whose last name spells TeX's \tiny)
+def backup():
+    """Saved in D:\work\tiny."""
+#: ESC501:2:22 ESC501:2:26
+# from: issue 40 item 8 (a log message with a path at the end of its sentence)
+log.info("Saved to C:\new\file.txt.")
 # --- clean look-alikes -----------------------------------------------------
 #: Okay
 # from: kouhan.cn article 00039995 (a raw path with %s)
@@ -431,3 +446,17 @@ content = "\n".join(lines)
 #: Okay
 # from: examples written for issue 22 (a template of two fields and a tab)
 row = "%s\t%s" % (name, path)
+#: Okay
+# from: issue 40 item 10 (ANTLR 4.9's Python target writes its serialized ATN in chunks; one starts with '.')
+def serializedATN():
+    with StringIO() as buf:
+        buf.write("\3\u608b\ua72a\u8133\ub9ed\u417c\u3be7\u7786\u5964\3")
+        buf.write(".\30\2\u008b\u008c\78\2\2\u008c\u008d\7\t\2\2\u008d\u008e")
+        buf.write("..\30\2\u008b\u008c\7f\2\2\u008e\u008f\7\60\2\2\u008f")
+        return buf.getvalue()
+#: Okay
+# from: issue 40 item 10 (ANTLR 4.9's lexer tables: a chunk with tabs and a '.')
+def lexerATN():
+    with StringIO() as buf:
+        buf.write(".\t\2\4\3\t\3\4\4\t\4\4\5\t\5\4\6\t\6")
+        return buf.getvalue()

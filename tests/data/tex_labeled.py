@@ -322,3 +322,19 @@ lbl = QLabel("(Harmonics can be included\neg 50, 100, 150)")
 #: Okay
 # from: issue 30 (a file name that begins with a command and an underscore)
 path = '\bar_chart.png'
+#: Okay
+# from: issue 40 item 8 (a Windows path in a docstring: \root is its last folder, ESC501's)
+def save_report(report):
+    """Write the report to C:\data\root."""
+#: Okay
+# from: issue 40 item 8 (a registry key in a docstring: \value is its last part)
+def read_setting():
+    """Values live under HKEY_LOCAL_MACHINE\Software\value."""
+#: Okay
+# from: issue 40 item 8 (a folder named tiny)
+def backup():
+    """Saved in D:\work\tiny."""
+#: Okay
+# from: issue 40 item 8 (a folder named title)
+def export():
+    """Saved in C:\docs\title."""
