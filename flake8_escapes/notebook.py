@@ -157,29 +157,31 @@ class Notebook:
         """``cell``'s masked lines, as the module holds them."""
         return self.masked[cell.first - 1:cell.first - 1 + len(cell.lines)]
 
-    def changed_cells(self, text: str) -> list[tuple[Cell, str, str]]:
+    def changed_cells(self, text: str, base: list[str] | None = None) -> list[tuple[Cell, str, str]]:
         """(cell, its source before, after) for each code cell whose lines differ in
-        ``text`` (the module fixed: the same rows, as the fixer never adds or removes a line end)."""
+        ``text`` (the module fixed: the same rows, as the fixer never adds or removes a line end)
+        from ``base`` (the lines fixed: the masked module's, or those of ``without``)."""
         new = line_list(text)
+        base = self.masked if base is None else base
         changed = []
         for cell in self.cells:
             start = cell.first - 1
             rows = range(start, start + len(cell.lines))
-            if all(new[row] == self.masked[row] for row in rows):
+            if all(new[row] == base[row] for row in rows):
                 continue
             lines = list(cell.lines)
             for row in rows:
-                if new[row] != self.masked[row]:  # never a masked row: it holds no literal
+                if new[row] != base[row]:  # never a masked row: it holds no literal
                     lines[row - start] = new[row][:-1] if cell.added_end and row == rows[-1] else new[row]
             changed.append((cell, ''.join(cell.lines), ''.join(lines)))
         return changed
 
-    def spliced(self, text: str) -> str:
+    def spliced(self, text: str, base: list[str] | None = None) -> str:
         """The notebook's JSON text with the code cells as ``text`` (the fixed
         module) has them: only the changed characters of the changed source
         strings are written, in the file's escaping; every other byte is kept."""
         edits: list[tuple[int, int, str]] = []
-        for cell, before, after in self.changed_cells(text):
+        for cell, before, after in self.changed_cells(text, base):
             edits += _string_edits(self.raw, cell.strings, before, after, self.ascii)
         out = self.raw
         for start, end, written in sorted(edits, reverse=True):
