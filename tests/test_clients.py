@@ -354,3 +354,38 @@ def test_pylsp_plugin_knows_a_diagnostic_at_either_column():
         assert pylsp_plugin.matches(lines, shown, found) is known, character
     other = {'code': 'ESC401', 'range': {'start': {'line': 0, 'character': points}}}
     assert not pylsp_plugin.matches(lines, other, found)
+
+
+def test_nbqa_runs_the_plugin_on_a_notebook(tmp_path):
+    """flake8 users check a notebook through nbqa (``nbqa flake8 --select=ESC nb.ipynb``): the
+    plugin's reports at nbqa's ``cell_N`` (N counted among code cells only; ``check`` counts all
+    cells, as ruff does), the same rows and columns.  nbqa leaves out a cell that does not parse
+    without a word: cell 8's 'C:\\Users\\me' (ESC304), which ``check`` reports, is not there."""
+    from test_notebook import CELLS, EXPECTED, notebook_text
+    cells = [*CELLS, ('code', "u = 'C:\\Users\\me'\nv = '\\d'")]
+    (tmp_path / 'nb.ipynb').write_text(notebook_text(cells), encoding='utf-8')
+    proc = subprocess.run([tool('nbqa'), 'flake8', '--select=ESC', 'nb.ipynb'], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 1, proc.stderr
+    code_cells = [number for number, (kind, _) in enumerate(cells, 1) if kind == 'code']
+    assert [line.split(': ')[0] + ': ' + line.split(': ')[1].split()[0] for line in proc.stdout.splitlines()] == [
+        f'nb.ipynb:cell_{code_cells.index(cell) + 1}:{row}:{col}: {code}' for cell, row, col, code in EXPECTED]
+    assert proc.stdout.splitlines()[0] == (
+        "nb.ipynb:cell_2:1:14: ESC601 '\\t' is a tab that cuts TeX's \\theta; use a raw string")
+    ours = subprocess.run([sys.executable, '-m', 'flake8_escapes', 'check', 'nb.ipynb'], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=300)
+    assert 'nb.ipynb:cell 8:1:8: ESC304 ' in ours.stdout
+
+
+def test_fixed_notebook_validates_in_nbformat(tmp_path):
+    """``fix --unsafe`` writes a notebook nbformat reads and validates, with the cells' sources fixed."""
+    nbformat = pytest.importorskip('nbformat')
+    from test_notebook import CELLS, notebook_text
+    (tmp_path / 'nb.ipynb').write_text(notebook_text(CELLS), encoding='utf-8')
+    proc = subprocess.run([sys.executable, '-m', 'flake8_escapes', 'fix', '--unsafe', 'nb.ipynb'], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 1, proc.stderr
+    with open(tmp_path / 'nb.ipynb', encoding='utf-8') as f:
+        book = nbformat.read(f, as_version=4)
+    nbformat.validate(book)
+    assert book.cells[2].source.startswith("plt.xlabel(r'$\\theta$')")

@@ -46,9 +46,9 @@ def notebook_text(cells, *, ascii_only=False, as_string=False, newline='\n', ind
     def source(text):
         return text if as_string else notebook.line_list(text)
     data = {'cells': [
-        {'cell_type': kind, 'metadata': {}, 'source': source(text),
+        {'cell_type': kind, 'id': f'cell-{number}', 'metadata': {}, 'source': source(text),
          **({'execution_count': None, 'outputs': []} if kind == 'code' else {})}
-        for kind, text in cells],
+        for number, (kind, text) in enumerate(cells, 1)],
         'metadata': {'language_info': {'name': 'python'}}, 'nbformat': 4, 'nbformat_minor': 5}
     text = json.dumps(data, indent=indent, ensure_ascii=ascii_only, sort_keys=True) + '\n'
     return text.replace('\n', newline)
