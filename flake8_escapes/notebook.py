@@ -26,7 +26,9 @@ from __future__ import annotations
 
 import ast
 import bisect
+import difflib
 import io
+import itertools
 import json
 import re
 import warnings
@@ -89,7 +91,7 @@ class Notebook:
     def __init__(self, raw: str) -> None:
         """``raw``: the notebook's JSON text.  Raises ``Unreadable``."""
         self.raw = raw
-        cells = _cells_of(raw)
+        cells, self.language = _cells_of(raw)
         strings = _source_strings(raw)
         self.ascii = raw.isascii()  # a file with raw UTF-8 in it is written so; else \\uXXXX
         self.cells: list[Cell] = []
@@ -98,8 +100,8 @@ class Notebook:
         for index, cell in enumerate(cells):
             if cell.get('cell_type') != 'code':
                 continue
-            source = cell['source']
-            text = source if isinstance(source, str) else ''.join(source)
+            source = cell['source']  # a string or a list of strings (``_cells_of``)
+            text = source if isinstance(source, str) else ''.join(source)  # type: ignore[arg-type]
             lines = line_list(text)
             added = bool(lines) and not lines[-1].endswith(('\n', '\r'))
             self.cells.append(Cell(index + 1, len(self.lines) + 1, lines, strings.get(index, []), added))
@@ -107,6 +109,7 @@ class Notebook:
             self.masked += masked_lines(lines, added)
         self.firsts = [cell.first for cell in self.cells]
         self.newlines: list[int] = []  # where the JSON text's line ends are (``json_row``), when asked
+        self.rows: dict[int, list[int]] = {}  # per cell, the JSON line of each row (``json_row``)
 
     @classmethod
     def read(cls, data: bytes) -> Notebook:
@@ -183,10 +186,11 @@ class Notebook:
         edits: list[tuple[int, int, str]] = []
         for cell, before, after in self.changed_cells(text, base):
             edits += _string_edits(self.raw, cell.strings, before, after, self.ascii)
-        out = self.raw
-        for start, end, written in sorted(edits, reverse=True):
-            out = out[:start] + written + out[end:]
-        return out
+        pieces, done = [], 0
+        for start, end, written in sorted(edits):
+            pieces += [self.raw[done:start], written]
+            done = end
+        return ''.join([*pieces, self.raw[done:]])
 
 
 def masked_lines(lines: list[str], added_end: bool = False) -> list[str]:
@@ -272,8 +276,9 @@ def _passed(line: str) -> str:
     return INDENT.match(line).group() + 'pass' + _blank(line)  # type: ignore[union-attr]  # always matches
 
 
-def _cells_of(raw: str) -> list[dict[str, object]]:
-    """The notebook's cells, checked to be nbformat 4's.  Raises ``Unreadable``."""
+def _cells_of(raw: str) -> tuple[list[dict[str, object]], str]:
+    """The notebook's cells, checked to be nbformat 4's, and its language as its metadata
+    names it (``language_info``, or the kernel's; '' when neither does).  Raises ``Unreadable``."""
     try:
         data = json.loads(raw)
     except json.JSONDecodeError as error:
@@ -292,15 +297,20 @@ def _cells_of(raw: str) -> list[dict[str, object]]:
         if not (isinstance(source, str) or (isinstance(source, list)
                                             and all(isinstance(item, str) for item in source))):
             raise Unreadable(f'cell {number} has no "source" text')
-    return cells  # type: ignore[no-any-return]
+    metadata = data.get('metadata')
+    language = ''
+    for key, field in (('language_info', 'name'), ('kernelspec', 'language')):
+        value = metadata.get(key) if isinstance(metadata, dict) else None
+        name = value.get(field) if isinstance(value, dict) else None
+        if isinstance(name, str) and name:
+            language = name
+            break
+    return cells, language
 
 
-def language(raw: str) -> str:
-    """The notebook's language as its metadata names it ('' when it does not)."""
-    data = json.loads(raw)
-    info = data.get('metadata', {}).get('language_info', {})
-    name = info.get('name', '') if isinstance(info, dict) else ''
-    return name if isinstance(name, str) else ''
+def is_python(book: Notebook) -> bool:
+    """Is the notebook's code Python (or its language not named)?  An R or Julia notebook is not read."""
+    return book.language.lower() in ('', 'python', 'python3', 'ipython', 'ipython3')
 
 
 def _source_strings(raw: str) -> dict[int, list[tuple[int, int]]]:
@@ -365,9 +375,9 @@ def _string_edits(raw: str, strings: list[tuple[int, int]], before: str, after: 
     starts = [0]
     for text in decoded:
         starts.append(starts[-1] + len(text))
-    changes = _changes(before, after)
+    places: dict[int, list[int]] = {}  # each string's decoded characters' places, when first needed
     edits = []
-    for first, last, text in changes:
+    for first, last, text in _split(_changes(before, after), before, starts):
         index = max(bisect.bisect_right(starts, first) - 1, 0)
         index = min(index, len(strings) - 1)
         # the change goes into the string where it starts; the rest of a span that runs on is removed
@@ -375,12 +385,30 @@ def _string_edits(raw: str, strings: list[tuple[int, int]], before: str, after: 
             start, end = strings[index]
             local_first = max(first - starts[index], 0)
             local_last = min(last - starts[index], len(decoded[index]))
-            edits.append((*_raw_span(raw, start, end, local_first, local_last), _encoded(text, ascii_only)))
+            if index not in places:
+                places[index] = [match.start() for match in JSON_UNIT.finditer(raw, start, end)] + [end]
+            edits.append((places[index][local_first], places[index][local_last], _encoded(text, ascii_only)))
             text = ''
             if last <= starts[index + 1]:
                 break
             index += 1
     return edits
+
+
+def _split(changes: list[tuple[int, int, str]], before: str, starts: list[int]) -> list[tuple[int, int, str]]:
+    """``changes`` with each one that runs over a boundary of two source strings (a line
+    nbformat holds in two strings) split into its own edits (``difflib`` on that line
+    only), so that each string keeps its own characters."""
+    split = []
+    for first, last, text in changes:
+        index = bisect.bisect_right(starts, first)
+        if index >= len(starts) or last <= starts[index]:
+            split.append((first, last, text))
+            continue
+        matcher = difflib.SequenceMatcher(None, before[first:last], text, autojunk=False)
+        split += [(first + old, first + old_end, text[new:new_end])
+                  for tag, old, old_end, new, new_end in matcher.get_opcodes() if tag != 'equal']
+    return split
 
 
 def _changes(before: str, after: str) -> list[tuple[int, int, str]]:
@@ -401,13 +429,6 @@ def _changes(before: str, after: str) -> list[tuple[int, int, str]]:
     return changes
 
 
-def _raw_span(raw: str, start: int, end: int, first: int, last: int) -> tuple[int, int]:
-    """Where the decoded characters ``first:last`` of the JSON string ``raw[start:end]`` are written."""
-    places = [match.start() for match in JSON_UNIT.finditer(raw, start, end)]
-    places.append(end)
-    return places[first], places[last]
-
-
 def _encoded(text: str, ascii_only: bool) -> str:
     """``text`` as a JSON string's characters, non-ASCII escaped when the file escapes it."""
     return json.dumps(text, ensure_ascii=ascii_only)[1:-1]
@@ -418,13 +439,17 @@ def json_row(notebook: Notebook, row: int) -> int:
     (the string that holds the row's first character), for annotations that
     point at the file itself (``--format=github``); 1 when it is not found."""
     cell = notebook.cell_at(row)
-    offset = sum(len(line) for line in cell.lines[:row - cell.first])
-    decoded = 0
-    for start, end in cell.strings:
-        length = len(scanstring(notebook.raw, start)[0])
-        if offset < decoded + length or (start, end) == cell.strings[-1]:
-            if not notebook.newlines:
-                notebook.newlines = [match.start() for match in re.finditer('\n', notebook.raw)]
-            return bisect.bisect_left(notebook.newlines, start) + 1
-        decoded += length
-    return 1
+    if not (cell.strings and cell.lines):
+        return 1
+    if not notebook.newlines:
+        notebook.newlines = [match.start() for match in re.finditer('\n', notebook.raw)]
+    if cell.number not in notebook.rows:  # the JSON line of each of the cell's rows, once per cell
+        ends = list(itertools.accumulate(len(scanstring(notebook.raw, start)[0])
+                                         for start, _ in cell.strings))
+        offsets = itertools.accumulate((len(line) for line in cell.lines), initial=0)
+        notebook.rows[cell.number] = [
+            bisect.bisect_left(notebook.newlines, cell.strings[min(bisect.bisect_right(ends, offset),
+                                                                   len(ends) - 1)][0]) + 1
+            for offset in itertools.islice(offsets, len(cell.lines))]
+    rows = notebook.rows[cell.number]
+    return rows[min(row - cell.first, len(rows) - 1)]  # E999 may stand past the last row

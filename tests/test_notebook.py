@@ -159,7 +159,8 @@ def test_count_statistics_and_exit_status(tmp_path):
     code, out, _ = escapes(tmp_path, 'check', '--count', '--statistics', 'analysis.ipynb')
     assert code == 1
     names = {rule.code: rule.name for rule in rules.RULES}
-    assert out[4:] == [f'1     {code} {names[code]}' for code in ('ESC301', 'ESC401', 'ESC501', 'ESC601')] + ['4']
+    codes = ('ESC301', 'ESC401', 'ESC501', 'ESC601')
+    assert out[4:] == [f'1     {code} {names[code]}' for code in codes] + ['4']
     code, out, _ = escapes(tmp_path, 'check', '--exit-zero', 'analysis.ipynb')
     assert (code, len(out)) == (0, 4)
     code, out, _ = escapes(tmp_path, 'check', '--extend-ignore=ESC', 'analysis.ipynb')
@@ -325,6 +326,39 @@ def test_masked_lines(cell, masked):
 
 
 def test_where_maps_rows_to_cells_counted_among_all():
-    book = notebook.Notebook(notebook_text([(MARKDOWN, 'a'), ('code', ''), ('code', 'x\ny'), ('code', 'z\n')]))
+    cells = [(MARKDOWN, 'a'), ('code', ''), ('code', 'x\ny'), ('code', 'z\n')]
+    book = notebook.Notebook(notebook_text(cells))
     assert book.text == 'x\ny\nz\n'
     assert [book.where(row) for row in (1, 2, 3)] == [(3, 1), (3, 2), (4, 1)]
+
+
+def test_a_notebook_in_another_language_is_skipped_with_a_line(tmp_path):
+    """An R notebook's '\\d' is R's business: said on stderr, no report, exit 0, no write."""
+    text = notebook_text(CELLS).replace('"name": "python"', '"name": "R"')
+    (tmp_path / 'r.ipynb').write_text(text, encoding='utf-8')
+    assert escapes(tmp_path, 'check', 'r.ipynb') == (0, [], 'r.ipynb: skipped, a notebook in R, not Python\n')
+    assert escapes(tmp_path, 'fix', 'r.ipynb') == (0, [], 'r.ipynb: skipped, a notebook in R, not Python\n')
+    assert (tmp_path / 'r.ipynb').read_text(encoding='utf-8') == text
+
+
+def test_github_row_of_an_error_past_the_last_row(tmp_path):
+    """E999 of a cell that ends inside a bracket stands past its last row: still a line of the file."""
+    (tmp_path / 'nb.ipynb').write_text(notebook_text([('code', "x = ('\\d',")]), encoding='utf-8')
+    code, out, _ = escapes(tmp_path, 'check', '--format=github', 'nb.ipynb')
+    assert code == 1
+    assert all(line.startswith('::error file=nb.ipynb,line=') for line in out)
+
+
+def test_fix_splices_a_line_split_across_source_strings(tmp_path):
+    """nbformat joins a cell's source strings as they are: a line may run over two of them, and
+    a string may escape a character beyond the BMP as a surrogate pair (\\ud83d\\ude00)."""
+    text = ('{"cells": [{"cell_type": "code", "execution_count": null, "metadata": {}, "outputs": [],\n'
+            '"source": ["x = \'\\ud83d\\ude00 C:\\\\da", "ta\\\\new\' + \'\\\\d\'\\n", "y = 1"]}],\n'
+            '"metadata": {}, "nbformat": 4, "nbformat_minor": 2}')
+    (tmp_path / 'nb.ipynb').write_text(text, encoding='utf-8')
+    code, out, err = escapes(tmp_path, 'fix', '--unsafe', 'nb.ipynb')
+    assert code == 1, err
+    after = (tmp_path / 'nb.ipynb').read_text(encoding='utf-8')
+    source = ''.join(json.loads(after)['cells'][0]['source'])
+    assert source == "x = r'\U0001F600 C:\\data\\new' + r'\\d'\ny = 1"
+    assert after.replace("r'", "'") == text

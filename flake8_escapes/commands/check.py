@@ -53,6 +53,8 @@ from flake8_escapes import api, checks, collector_paused, config, escapes, noteb
 #: code, line, 0-based col, text, noqa line, 0-based end column (past the escape's last character),
 #: and in a notebook (cell number, the line of the notebook's JSON text that holds the row), else None
 Result = tuple[str, int, int, str, Optional[str], int, Optional[tuple[int, int]]]
+#: A result before it is placed: the first six of ``Result``.
+Found = tuple[str, int, int, str, Optional[str], int]
 #: A file's results: its display name, its reports, and the line that says it could not be read (exit 2)
 FileResults = tuple[str, list[Result], str]
 CODES = tuple(rule.code for rule in rules.RULES)
@@ -101,12 +103,13 @@ class GitHub(Ranged):
                 text = text.replace(char, f'%{ord(char):02X}')
             return text
         if self.cell:  # the notebook's file, at the line of its JSON that holds the cell's row
-            fields: tuple[tuple[str, object], ...] = (
-                ('file', self.path), ('line', self.json_row), ('endLine', self.json_row), ('title', error.code))
+            fields: tuple[tuple[str, object], ...] = (('file', self.path), ('line', self.json_row),
+                                                      ('endLine', self.json_row), ('title', error.code))
             text = f'cell {self.cell}:{error.line_number}:{error.column_number}: {error.code} {error.text}'
         else:
-            fields = (('file', error.filename), ('line', error.line_number), ('endLine', error.line_number),
-                      ('col', error.column_number), ('endColumn', self.end_column(error)), ('title', error.code))
+            fields = (('file', error.filename), ('line', error.line_number),
+                      ('endLine', error.line_number), ('col', error.column_number),
+                      ('endColumn', self.end_column(error)), ('title', error.code))
             text = f'{error.code} {error.text}'
         where = ','.join(f'{key}={escape(str(value), ":", ",")}' for key, value in fields)
         return f'::error {where}::{escape(text)}'
@@ -241,8 +244,7 @@ def _file_results(filename: str) -> FileResults:
     return name, [(*item, None) for item in found], ''
 
 
-def _python_results(filename: str, settings: config.Config,
-                    ) -> tuple[str, list[tuple[str, int, int, str, Optional[str], int]]]:
+def _python_results(filename: str, settings: config.Config) -> tuple[str, list[Found]]:
     try:
         lines = read_lines(filename)
         if lines == [] and filename != '-':  # no backslash (or empty): nothing to report, not even E999
@@ -292,6 +294,9 @@ def notebook_results(filename: str, settings: config.Config) -> FileResults:
         return name, [('E902', 0, 0, f'{type(error).__name__}: {error}', None, 1, None)], ''
     except notebook.Unreadable as error:
         return name, [], f'{output.shown(name)}: cannot read: {error}'
+    if not notebook.is_python(book):  # ruff too leaves out a notebook in another language
+        output.say(f'{output.shown(name)}: skipped, a notebook in {book.language}, not Python', sys.stderr)
+        return name, [], ''
     lines = book.masked
     rows = source.reportable_rows(lines) if any(settings.reports(code, name) for code in CODES) else []
     if not may_report(lines, rows):
@@ -302,9 +307,11 @@ def notebook_results(filename: str, settings: config.Config) -> FileResults:
     found = cells_checked(book, name, text, settings, escapes=bool(rows))
     github = isinstance(settings.formatter, GitHub)
     results: list[Result] = []
-    for item in with_noqa_lines(found, lines, text, settings.options.show_source):
-        cell, row = book.where(item[1])
-        results.append((item[0], row, *item[2:], (cell, notebook.json_row(book, item[1]) if github else 0)))
+    shown_source = settings.options.show_source
+    for code, line, col, message, noqa_line, end in with_noqa_lines(found, lines, text, shown_source):
+        cell, row = book.where(line)
+        place = (cell, notebook.json_row(book, line) if github else 0)
+        results.append((code, row, col, message, noqa_line, end, place))
     return name, results, ''
 
 
@@ -368,7 +375,7 @@ def may_report(lines: list[str], rows: list[int]) -> bool:
 
 
 def with_noqa_lines(found: list[tuple[str, int, int, str]], lines: list[str], text: str,
-                    show_source: bool) -> list[Result]:
+                    show_source: bool) -> list[Found]:
     """Each report with the line(s) flake8 searches for its ``# noqa`` and shows with
     ``--show-source`` (``noqa_lines``); where neither can matter (no ``noqa`` in the file,
     no source shown), the report's own row, without tokenizing the file.  Then the end of

@@ -140,6 +140,8 @@ def fixed_notebook(name: str, data: bytes, job: Job) -> Fixed:
         book = notebook.Notebook.read(data)
     except notebook.Unreadable as error:
         return Fixed(None, 2, [f'{name}: cannot read: {error}'])
+    if not notebook.is_python(book):
+        return Fixed(None, 0, [f'{name}: skipped, a notebook in {book.language}, not Python'])
     codes, said = set(job.codes), []
     base, skipped = book.masked, set()
     try:
@@ -158,9 +160,10 @@ def fixed_notebook(name: str, data: bytes, job: Job) -> Fixed:
     except RecursionError:
         return Fixed(None, 2, [f'{name}: left alone: nested too deeply for this Python to check'], book)
     raw = book.spliced(result.text, base)
-    again = notebook.Notebook(raw)
-    if again.without([cell for cell in again.cells if cell.number in skipped]) != notebook.line_list(result.text):
-        return Fixed(None, 2, [f'{name}: left alone: the notebook written would not read back as fixed'], book)
+    again = notebook.Notebook(raw)  # the notebook written must read back as the module fixed
+    kept = again.without([cell for cell in again.cells if cell.number in skipped])
+    if kept != notebook.line_list(result.text):
+        return Fixed(None, 2, [f'{name}: left alone: the notebook written would not read as fixed'], book)
     cells = [(cell.number, before, after) for cell, before, after in book.changed_cells(result.text, base)]
     out = fix.BytesResult(raw.encode('utf-8'), result.fixed, result.left_alone, result.unsafe_left)
     return Fixed(out, 0, said, book, cells)
