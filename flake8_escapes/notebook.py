@@ -44,6 +44,8 @@ TRANSPARENT = frozenset({'capture', 'debug', 'prun', 'pypy', 'python', 'python3'
 #: ``x = !shell``, and ``obj?``/``obj.attr??`` (help at the end).
 ESCAPED = re.compile(r'[ \t]*(?:[%!?/,;]|[\w.]+[ \t]*=[ \t]*[%!]|[\w.]+[ \t]*\?\??[ \t]*(?:\r\n|\r|\n|$))')
 INDENT = re.compile(r'[ \t]*')
+#: The names a notebook's metadata gives Python.
+PYTHONS = ('python', 'python3', 'ipython', 'ipython3')
 #: What starts or ends something that spans lines in Python: a quote, a comment, a bracket.
 OPENING = re.compile(r"'''|\"\"\"|'|\"|#|[(\[{]|[)\]}]")
 #: The rest of a string from just after its opening quote, up to and including its closing one.
@@ -98,7 +100,7 @@ class Notebook:
         self.lines: list[str] = []
         self.masked: list[str] = []
         for index, cell in enumerate(cells):
-            if cell.get('cell_type') != 'code':
+            if cell.get('cell_type') != 'code' or not _python_cell(cell):
                 continue
             source = cell['source']  # a string or a list of strings (``_cells_of``)
             text = source if isinstance(source, str) else ''.join(source)  # type: ignore[arg-type]
@@ -308,9 +310,23 @@ def _cells_of(raw: str) -> tuple[list[dict[str, object]], str]:
     return cells, language
 
 
+def _python_cell(cell: dict[str, object]) -> bool:
+    """Is a code cell Python, as far as its metadata says?  A polyglot notebook's (.NET
+    Interactive, VS Code) names each cell's kernel: a PowerShell or C# cell is not read."""
+    metadata = cell.get('metadata')
+    if not isinstance(metadata, dict):
+        return True
+    for key, field in (('polyglot_notebook', 'kernelName'), ('dotnet_interactive', 'language')):
+        value = metadata.get(key)
+        name = value.get(field) if isinstance(value, dict) else None
+        if isinstance(name, str) and name.lower() not in PYTHONS:
+            return False
+    return True
+
+
 def is_python(book: Notebook) -> bool:
     """Is the notebook's code Python (or its language not named)?  An R or Julia notebook is not read."""
-    return book.language.lower() in ('', 'python', 'python3', 'ipython', 'ipython3')
+    return book.language.lower() in ('', *PYTHONS)
 
 
 def _source_strings(raw: str) -> dict[int, list[tuple[int, int]]]:

@@ -188,7 +188,7 @@ MEMORY = [
 def notebook_cells(n: int) -> str:
     """A notebook of ``n`` cells, as nbformat writes it: a Markdown cell with backslashes, then code
     cells in turn, each with a line magic, a TeX label, a regex replacement and a Windows path
-    (three reports: ESC601, ESC401, ESC501)."""
+    (four reports: ESC601, ESC401, and the path's ESC301 and ESC501)."""
     code = ('%matplotlib inline\nplt.xlabel(\'$\\theta$\')\nre.sub(r"(\\w+)", "<\\1>", s)\n'
             "data = open('C:\\data\\new.csv')")
     cells = [{'cell_type': 'markdown', 'id': 'm', 'metadata': {}, 'source': ['$\\theta$ C:\\Users']}]

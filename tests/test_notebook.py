@@ -362,3 +362,16 @@ def test_fix_splices_a_line_split_across_source_strings(tmp_path):
     source = ''.join(json.loads(after)['cells'][0]['source'])
     assert source == "x = r'\U0001F600 C:\\data\\new' + r'\\d'\ny = 1"
     assert after.replace("r'", "'") == text
+
+
+def test_a_polyglot_notebooks_other_cells_are_not_read(tmp_path):
+    """A .NET Interactive / VS Code polyglot notebook names each cell's kernel: its PowerShell
+    cell's '\\d' is PowerShell's (seen in the survey's notebooks); its Python cell is read."""
+    text = notebook_text([('code', "x = '\\d'"), ('code', "y = '\\d'")])
+    data = json.loads(text)
+    data['cells'][0]['metadata'] = {'polyglot_notebook': {'kernelName': 'pwsh'},
+                                    'dotnet_interactive': {'language': 'pwsh'}}
+    data['cells'][1]['metadata'] = {'polyglot_notebook': {'kernelName': 'python'}}
+    (tmp_path / 'nb.ipynb').write_text(json.dumps(data), encoding='utf-8')
+    code, out, _ = escapes(tmp_path, 'check', 'nb.ipynb')
+    assert placed(out) == [(2, 1, 6, 'ESC301')]

@@ -66,13 +66,14 @@ def test_memory_grows_linearly(dimension):
 
 
 @pytest.mark.parametrize('dimension', scaling.NOTEBOOK_DIMENSIONS, ids=lambda d: d.name)
-def test_large_notebook_gives_three_reports_per_code_cell(tmp_path, dimension):
-    """10,000 cells: check gives ESC601, ESC401 and ESC501 in each code cell; fix --unsafe fixes them all."""
+def test_large_notebook_gives_four_reports_per_code_cell(tmp_path, dimension):
+    """10,000 cells: check gives ESC601, ESC401, ESC301 and ESC501 in each code cell; fix --unsafe
+    fixes them all."""
     size = dimension.base * 10
     result = scaling.notebook_work(dimension, size, str(tmp_path))()
     if dimension.codes is None:
-        assert len(result[1]) == 3 * (size - 1)
+        assert len(result[1]) == 4 * (size - 1)
         assert {place[0] for *_, place in result[1]} == set(range(2, size + 1))
     else:
-        assert sorted(set(result.result.fixed)) == ['ESC401', 'ESC501', 'ESC601']
-        assert len(result.result.fixed) == 4 * (size - 1)  # the path's two escapes
+        assert sorted(set(result.result.fixed)) == ['ESC301', 'ESC401', 'ESC501', 'ESC601']
+        assert len(result.result.fixed) == 4 * (size - 1)
