@@ -115,7 +115,8 @@ def verify(path: str, unsafe: bool, folder: str) -> tuple[list[str], dict[str, i
     if without_sources(old) != without_sources(new):
         failures.append('the JSON differs outside code cells\' sources')
     if differing != source_lines_changed(old, new):
-        failures.append(f'{differing} JSON lines differ, {source_lines_changed(old, new)} source lines changed')
+        failures.append(f'{differing} JSON lines differ, '
+                        f'{source_lines_changed(old, new)} source lines changed')
     if after != before and validates(copy) is False and validates(path) is not False:
         failures.append('nbformat does not validate the fixed notebook')
     left = {m.group('cell', 'row', 'code') for m in map(PLACE.match, fixed.stderr.splitlines())
