@@ -43,6 +43,9 @@ TRANSPARENT = frozenset({'capture', 'debug', 'prun', 'pypy', 'python', 'python3'
 #: ``%magic``, ``!shell``, ``?help``, autocall's ``/f``, ``,f``, ``;f``, ``x = %magic``,
 #: ``x = !shell``, and ``obj?``/``obj.attr??`` (help at the end).
 ESCAPED = re.compile(r'[ \t]*(?:[%!?/,;]|[\w.]+[ \t]*=[ \t]*[%!]|[\w.]+[ \t]*\?\??[ \t]*(?:\r\n|\r|\n|$))')
+#: A cell that may hold such a line (``ESCAPED`` anywhere, searched once; a CR, which ``^`` and ``$``
+#: do not see as a line end, always): the others need no masking.
+MAY_ESCAPE = re.compile(r'^[ \t]*(?:[%!?/,;]|[\w.]+[ \t]*=[ \t]*[%!])|\?[ \t]*$', re.MULTILINE)
 INDENT = re.compile(r'[ \t]*')
 #: The names a notebook's metadata gives Python.
 PYTHONS = ('python', 'python3', 'ipython', 'ipython3')
@@ -67,13 +70,11 @@ class Unreadable(ValueError):
 
 class Cell(NamedTuple):
     """One code cell: its number among all cells (from 1), its first row in the
-    module, its lines as written, and the JSON strings of its source
-    (``(start, end)`` of each string's text in the notebook, quotes excluded)."""
+    module, its lines as written, and whether the module added a line end."""
 
     number: int
     first: int
     lines: list[str]
-    strings: list[tuple[int, int]]
     added_end: bool  # the module added a line end after the cell's last line
 
 
@@ -94,7 +95,6 @@ class Notebook:
         """``raw``: the notebook's JSON text.  Raises ``Unreadable``."""
         self.raw = raw
         cells, self.language = _cells_of(raw)
-        strings = _source_strings(raw)
         self.ascii = raw.isascii()  # a file with raw UTF-8 in it is written so; else \\uXXXX
         self.cells: list[Cell] = []
         self.lines: list[str] = []
@@ -106,12 +106,23 @@ class Notebook:
             text = source if isinstance(source, str) else ''.join(source)  # type: ignore[arg-type]
             lines = line_list(text)
             added = bool(lines) and not lines[-1].endswith(('\n', '\r'))
-            self.cells.append(Cell(index + 1, len(self.lines) + 1, lines, strings.get(index, []), added))
+            self.cells.append(Cell(index + 1, len(self.lines) + 1, lines, added))
             self.lines += [*lines[:-1], lines[-1] + '\n'] if added else lines
-            self.masked += masked_lines(lines, added)
+            if '\r' in text or MAY_ESCAPE.search(text):
+                self.masked += masked_lines(lines, added)
+            else:  # as the module holds it
+                self.masked += self.lines[len(self.lines) - len(lines):]
         self.firsts = [cell.first for cell in self.cells]
         self.newlines: list[int] = []  # where the JSON text's line ends are (``json_row``), when asked
         self.rows: dict[int, list[int]] = {}  # per cell, the JSON line of each row (``json_row``)
+        self._strings: dict[int, list[tuple[int, int]]] | None = None
+
+    def strings(self, cell: Cell) -> list[tuple[int, int]]:
+        """The JSON strings of ``cell``'s source: ``(start, end)`` of each string's text in the
+        notebook's text, quotes excluded (found when first asked: ``check`` seldom needs them)."""
+        if self._strings is None:
+            self._strings = _source_strings(self.raw)
+        return self._strings.get(cell.number - 1, [])
 
     @classmethod
     def read(cls, data: bytes) -> Notebook:
@@ -187,7 +198,7 @@ class Notebook:
         strings are written, in the file's escaping; every other byte is kept."""
         edits: list[tuple[int, int, str]] = []
         for cell, before, after in self.changed_cells(text, base):
-            edits += _string_edits(self.raw, cell.strings, before, after, self.ascii)
+            edits += _string_edits(self.raw, self.strings(cell), before, after, self.ascii)
         pieces, done = [], 0
         for start, end, written in sorted(edits):
             pieces += [self.raw[done:start], written]
@@ -455,17 +466,18 @@ def json_row(notebook: Notebook, row: int) -> int:
     (the string that holds the row's first character), for annotations that
     point at the file itself (``--format=github``); 1 when it is not found."""
     cell = notebook.cell_at(row)
-    if not (cell.strings and cell.lines):
+    strings = notebook.strings(cell)
+    if not (strings and cell.lines):
         return 1
     if not notebook.newlines:
         notebook.newlines = [match.start() for match in re.finditer('\n', notebook.raw)]
     if cell.number not in notebook.rows:  # the JSON line of each of the cell's rows, once per cell
         ends = list(itertools.accumulate(len(scanstring(notebook.raw, start)[0])
-                                         for start, _ in cell.strings))
+                                         for start, _ in strings))
         offsets = itertools.accumulate((len(line) for line in cell.lines), initial=0)
-        notebook.rows[cell.number] = [
-            bisect.bisect_left(notebook.newlines, cell.strings[min(bisect.bisect_right(ends, offset),
-                                                                   len(ends) - 1)][0]) + 1
-            for offset in itertools.islice(offsets, len(cell.lines))]
+        holders = (min(bisect.bisect_right(ends, offset), len(ends) - 1)  # the string of each row's start
+                   for offset in itertools.islice(offsets, len(cell.lines)))
+        notebook.rows[cell.number] = [bisect.bisect_left(notebook.newlines, strings[index][0]) + 1
+                                      for index in holders]
     rows = notebook.rows[cell.number]
     return rows[min(row - cell.first, len(rows) - 1)]  # E999 may stand past the last row
