@@ -191,6 +191,8 @@ def test_pre_commit_runs_flake8_and_the_fixer(tmp_path):
     git(project, 'init', '-q')
     bad = 'import re\nx = "\\d+"\ny = re.sub("(a)", "\\1", x)\n'
     (project / 'bad.py').write_text(bad)
+    from test_notebook import notebook_text  # the hooks take notebooks too (types_or: jupyter)
+    (project / 'nb.ipynb').write_text(notebook_text([('code', "x = '\\d'")]), encoding='utf-8')
     lines = bad.splitlines()
     (project / '.pre-commit-config.yaml').write_text(  # in the README's order: the fixer first
         'repos:\n'
@@ -215,6 +217,8 @@ def test_pre_commit_runs_flake8_and_the_fixer(tmp_path):
     assert f'bad.py:2:{lines[1].index(chr(92)) + 1}: ESC301' not in proc.stdout  # fixed before flake8 ran
     assert f'bad.py:3:{lines[2].index(chr(92)) + 1}: ESC401' in proc.stdout
     assert 'bad.py: fixed ESC301' in proc.stdout
+    assert 'nb.ipynb: fixed ESC301' in proc.stdout
+    assert '"x = r\'\\\\d\'"' in (project / 'nb.ipynb').read_text(encoding='utf-8')
     assert 'files were modified by this hook' in proc.stdout
     assert (project / 'bad.py').read_text() == 'import re\nx = r"\\d+"\ny = re.sub("(a)", "\\1", x)\n'
 
