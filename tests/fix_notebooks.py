@@ -15,6 +15,11 @@ fresh copy:
   (same cell, row and code) or in a cell that does not parse (E999);
 - a second ``fix`` changes nothing.
 
+``--inject``: real notebooks rarely hold a bad escape, so this mode draws ``--count`` notebooks by seed
+among all, writes ``\\d`` after the opening quote of every plain one-line str literal of the code cells
+(CPython's tokenizer finds them; the notebook's own JSON text is edited there), and verifies the
+fixes of those copies the same way: the real JSON styles, outputs and metadata around them.
+
 Prints one line per failure and the counts; exits 1 when any check failed.
 """
 from __future__ import annotations
@@ -28,6 +33,10 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import tokenize
+import warnings
+
+from flake8_escapes import notebook
 
 SAFE = ('ESC301', 'ESC302', 'ESC303')
 PLACE = re.compile(r'^(?P<name>.*?):cell (?P<cell>\d+):(?P<row>\d+):(?P<col>\d+): (?P<code>[A-Z]+\d+)')
@@ -136,14 +145,40 @@ def verify(path: str, unsafe: bool, folder: str) -> tuple[list[str], dict[str, i
     return failures, counts
 
 
+def injected(raw: str) -> tuple[str, int]:
+    """``raw`` with ``\\d`` written after the opening quote of the first plain one-line str literal
+    of each code cell, and how many were written."""
+    book = notebook.Notebook(raw)
+    lines = list(book.masked)
+    count = 0
+    for cell in book.cells:
+        first = cell.first - 1
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter('ignore')
+                tokens = list(tokenize.generate_tokens(iter(lines[first:first + len(cell.lines)]).__next__))
+        except (SyntaxError, tokenize.TokenError, StopIteration):
+            continue
+        places = [(first + token.start[0] - 1, token.start[1] + 1) for token in tokens
+                  if token.type == tokenize.STRING and token.start[0] == token.end[0]
+                  and token.string[0] in '\'"' and not token.string.startswith(('"""', "'''"))]
+        for row, col in sorted(places, reverse=True):  # right to left: the columns before stay
+            lines[row] = lines[row][:col] + '\\d' + lines[row][col:]
+        count += len(places)
+    return book.spliced(''.join(lines)), count
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument('folder')
     parser.add_argument('--count', type=int, default=50)
     parser.add_argument('--seed', type=int, default=39)
     parser.add_argument('--verbose', action='store_true')
+    parser.add_argument('--inject', action='store_true', help='write a bad escape into each code cell first')
     args = parser.parse_args()
     every = notebooks(args.folder)
+    if args.inject:
+        return injected_runs(args, every)
     candidates = [path for path in every if has_backslash_in_code(path)]
     reported = sorted(path for path in candidates
                       if run('check', '--select=ESC', os.path.abspath(path), cwd=args.folder).stdout)
@@ -167,6 +202,40 @@ def main() -> int:
                 print(f'  {os.path.relpath(path, args.folder)}: {counts}')
         print(f'fix{" --unsafe" if unsafe else ""}: {totals["fixed"]} notebooks changed, '
               f'{totals["lines"]} JSON lines changed, {totals["left alone"]} fixes left alone')
+    print(f'{failed} notebook runs failed a check')
+    return 1 if failed else 0
+
+
+def injected_runs(args: argparse.Namespace, every: list[str]) -> int:
+    chosen = sorted(random.Random(args.seed).sample(every, min(args.count, len(every))))
+    failed = written = 0
+    totals = {mode: {'fixed': 0, 'lines': 0, 'left alone': 0} for mode in (False, True)}
+    with tempfile.TemporaryDirectory() as work:
+        for number, path in enumerate(chosen):
+            try:
+                with open(path, encoding='utf-8') as f:
+                    raw, count = injected(f.read())
+            except (ValueError, notebook.Unreadable):
+                print(f'{os.path.relpath(path, args.folder)}: not read')
+                continue
+            written += count
+            source = os.path.join(work, f'{number}.ipynb')
+            with open(source, 'w', encoding='utf-8', newline='') as f:
+                f.write(raw)
+            for unsafe in (False, True):
+                with tempfile.TemporaryDirectory() as folder:
+                    failures, counts = verify(source, unsafe, folder)
+                for key in counts:
+                    totals[unsafe][key] += counts[key]
+                failed += bool(failures)
+                for failure in failures:
+                    mode = 'unsafe' if unsafe else 'safe'
+                    print(f'{os.path.relpath(path, args.folder)} ({mode}): {failure}')
+    print(f'{len(chosen)} notebooks drawn (seed {args.seed}) of {len(every)}, {written} bad escapes written')
+    for unsafe in (False, True):
+        total = totals[unsafe]
+        print(f'fix{" --unsafe" if unsafe else ""}: {total["fixed"]} notebooks changed, '
+              f'{total["lines"]} JSON lines changed, {total["left alone"]} fixes left alone')
     print(f'{failed} notebook runs failed a check')
     return 1 if failed else 0
 
