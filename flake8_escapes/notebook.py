@@ -91,9 +91,11 @@ def line_list(text: str) -> list[str]:
 class Notebook:
     """A notebook's code cells as one module (``text``, ``lines``), and the way back."""
 
-    def __init__(self, raw: str) -> None:
-        """``raw``: the notebook's JSON text.  Raises ``Unreadable``."""
+    def __init__(self, raw: str, bom: str = '') -> None:
+        """``raw``: the notebook's JSON text (``bom``: the byte order mark before it, kept on
+        writing).  Raises ``Unreadable``."""
         self.raw = raw
+        self.bom = bom
         cells, self.language = _cells_of(raw)
         self.ascii = raw.isascii()  # a file with raw UTF-8 in it is written so; else \\uXXXX
         self.cells: list[Cell] = []
@@ -128,9 +130,11 @@ class Notebook:
     def read(cls, data: bytes) -> Notebook:
         """A notebook from a file's bytes (UTF-8, as nbformat writes them).  Raises ``Unreadable``."""
         try:
-            return cls(data.decode('utf-8'))
+            text = data.decode('utf-8')
         except UnicodeDecodeError as error:
             raise Unreadable(f'not UTF-8 ({error.reason} at byte {error.start})') from None
+        bom = '\ufeff' if text.startswith('\ufeff') else ''  # json refuses it; some editors write it
+        return cls(text[len(bom):], bom)
 
     @property
     def text(self) -> str:

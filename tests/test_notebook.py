@@ -218,7 +218,8 @@ def test_a_cell_that_does_not_parse_leaves_the_others_checked(tmp_path):
     code, out, err = escapes(tmp_path, 'check', 'analysis.ipynb')
     assert code == 1
     assert placed(out)[:4] == EXPECTED
-    assert [item for item in placed(out)[4:] if item[3] != 'E999'] == [(8, 1, 8, 'ESC304'), (8, 1, 14, 'ESC301')]
+    found = [item for item in placed(out)[4:] if item[3] != 'E999']
+    assert found == [(8, 1, 8, 'ESC304'), (8, 1, 14, 'ESC301')]
     assert [item[:2] for item in placed(out) if item[3] == 'E999'] == [(8, 1)]  # its column: CPython's
     assert err.startswith('analysis.ipynb:cell 8: does not parse (SyntaxError at line 1)')
     with pytest.raises(SyntaxError):
@@ -376,3 +377,15 @@ def test_a_polyglot_notebooks_other_cells_are_not_read(tmp_path):
     (tmp_path / 'nb.ipynb').write_text(json.dumps(data), encoding='utf-8')
     code, out, _ = escapes(tmp_path, 'check', 'nb.ipynb')
     assert placed(out) == [(2, 1, 6, 'ESC301')]
+
+
+def test_a_byte_order_mark_is_read_and_kept(tmp_path):
+    """json refuses a BOM; a notebook an editor saved with one is read, and fixed with it kept."""
+    text = notebook_text(CELLS)
+    path = tmp_path / 'nb.ipynb'
+    path.write_bytes(b'\xef\xbb\xbf' + text.encode('utf-8'))
+    code, out, _ = escapes(tmp_path, 'check', 'nb.ipynb')
+    assert placed(out) == EXPECTED
+    escapes(tmp_path, 'fix', 'nb.ipynb')
+    after = path.read_bytes()
+    assert after.startswith(b'\xef\xbb\xbf{') and len(changed_lines(text, after[3:].decode('utf-8'))) == 1

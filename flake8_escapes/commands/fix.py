@@ -165,7 +165,8 @@ def fixed_notebook(name: str, data: bytes, job: Job) -> Fixed:
     if kept != notebook.line_list(result.text):
         return Fixed(None, 2, [f'{name}: left alone: the notebook written would not read as fixed'], book)
     cells = [(cell.number, before, after) for cell, before, after in book.changed_cells(result.text, base)]
-    out = fix.BytesResult(raw.encode('utf-8'), result.fixed, result.left_alone, result.unsafe_left)
+    written = (book.bom + raw).encode('utf-8')
+    out = fix.BytesResult(written, result.fixed, result.left_alone, result.unsafe_left)
     return Fixed(out, 0, said, book, cells)
 
 
