@@ -22,6 +22,8 @@ import pytest
 
 import differential
 
+from flake8_escapes import notebook
+
 pytestmark = pytest.mark.clients
 ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
@@ -399,3 +401,23 @@ def test_fixed_notebook_validates_in_nbformat(tmp_path):
         book = nbformat.read(f, as_version=4)
     nbformat.validate(book)
     assert book.cells[2].source.startswith("plt.xlabel(r'$\\theta$')")
+
+
+def test_sarif_points_at_the_notebook_file(tmp_path):
+    """flake8-sarif (a plugin's formatter, ``--format=sarif``) gets the notebook's own path, a
+    file a SARIF viewer can open, at the line of its JSON that holds the cell's row, the message
+    led by ``cell N:row:col`` (``nb.ipynb:cell 3`` is no file)."""
+    from test_notebook import CELLS, EXPECTED, notebook_text
+    text = notebook_text(CELLS)
+    (tmp_path / 'nb.ipynb').write_text(text, encoding='utf-8')
+    proc = subprocess.run([sys.executable, '-m', 'flake8_escapes', 'check', '--format=sarif', 'nb.ipynb'],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 1, proc.stderr
+    results = json.loads(proc.stdout)['runs'][0]['results']
+    assert [item['ruleId'] for item in results] == [code for *_, code in EXPECTED]
+    for item, (cell, row, col, _) in zip(results, EXPECTED):
+        place = item['locations'][0]['physicalLocation']
+        assert place['artifactLocation']['uri'] == 'nb.ipynb'
+        assert item['message']['text'].startswith(f'cell {cell}:{row}:{col}: ')
+        json_line = text.splitlines()[place['region']['startLine'] - 1]
+        assert json.loads(json_line.strip().rstrip(',')) == notebook.line_list(CELLS[cell - 1][1])[row - 1]

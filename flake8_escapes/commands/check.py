@@ -151,6 +151,16 @@ class JSON(Ranged):
 
 #: Our formatters, beside flake8's (default, pylint, quiet-filename, quiet-nothing, and any plugin's).
 FORMATTERS: dict[str, type[BaseFormatter]] = {'github': GitHub, 'json': JSON, 'json-lines': JSONLines}
+#: The module of flake8's own formatters, which print the path as text (``nb.ipynb:cell 3``).
+FLAKE8_FORMATTERS = 'flake8.formatting.default'
+
+
+def points_at_files(formatter: BaseFormatter) -> bool:
+    """Does ``formatter`` point at files, so that a notebook's report must name the notebook
+    itself, at the line of its JSON that holds the cell's row (ours: ``github``; a plugin's: SARIF
+    and the like, whose path must be a file), rather than ``nb.ipynb:cell 3`` as text?"""
+    return isinstance(formatter, GitHub) or not (
+        isinstance(formatter, Ranged) or type(formatter).__module__ == FLAKE8_FORMATTERS)
 
 
 def _init(argv: list[str]) -> None:
@@ -305,7 +315,7 @@ def notebook_results(filename: str, settings: config.Config) -> FileResults:
     if not settings.options.disable_noqa and api._file_ignored(text, lines):
         return name, [], ''
     found = cells_checked(book, name, text, settings, escapes=bool(rows))
-    github = isinstance(settings.formatter, GitHub)
+    github = points_at_files(settings.formatter)
     results: list[Result] = []
     shown_source = settings.options.show_source
     for code, line, col, message, noqa_line, end in with_noqa_lines(found, lines, text, shown_source):
@@ -516,6 +526,7 @@ def report(settings: config.Config, results: list[FileResults]) -> int:
     shown = 0
     settings.formatter.start()
     formatter = settings.formatter
+    foreign = points_at_files(formatter) and not isinstance(formatter, Ranged)
     for name, found, _ in results:
         found.sort(key=lambda item: (item[6] or (0, 0))[0:1] + item[1:3])  # by cell, row, column
         guide = settings.guide.style_guide_for(name)
@@ -525,8 +536,12 @@ def report(settings: config.Config, results: list[FileResults]) -> int:
                 if isinstance(formatter, Ranged):
                     formatter.end, formatter.path = end, printed
                     formatter.cell, formatter.json_row = place or (0, 0)
-                # a notebook's report names its cell in the path, as ruff prints it: nb.ipynb:cell 3:2:14
+                # a notebook's report names its cell in the path, as ruff prints it: nb.ipynb:cell 3:2:14;
+                # for a plugin's formatter that points at files, the notebook at its JSON line
                 where = f'{printed}:cell {place[0]}' if place else printed
+                if place and foreign:
+                    where, text = printed, f'cell {place[0]}:{line}:{col + 1}: {text}'
+                    line, col = place[1], 0
                 shown += guide.handle_error(code, where, line, col, text, noqa_line)
     if settings.options.statistics:
         show_statistics(settings.formatter, settings.guide.stats)
