@@ -23,12 +23,12 @@ import io
 import os
 import tokenize
 import warnings
-from typing import TYPE_CHECKING, Any, Iterable, Iterator, NamedTuple, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, NamedTuple, Sequence
 
 from flake8.defaults import NOQA_FILE, NOQA_INLINE_REGEXP
 from flake8.violation import Violation
 
-from flake8_escapes import apis, checks, config, rules, source
+from flake8_escapes import apis, checks, chunks, collector_paused, config, rules, source
 
 if TYPE_CHECKING:
     from flake8_escapes import fix as fixer
@@ -37,8 +37,9 @@ if TYPE_CHECKING:
 
 __all__ = [
     'SAFE', 'UNSAFE', 'CODES', 'Diagnostic', 'Edit', 'LeftAlone', 'Fix', 'Checked',
-    'lint', 'fix', 'fixes', 'noqa_edit', 'noqa_edits', 'settings', 'checked', 'text_reports', 'fix_bytes',
-    'parsed', 'fix_title', 'noqa_title', 'FIX_ALL_TITLE',
+    'lint', 'fix', 'fixes', 'noqa_edit', 'noqa_edits', 'settings', 'checked', 'text_reports',
+    'refused_checked', 'refusals', 'Refusals', 'fix_bytes',
+    'parsed', 'fix_title', 'noqa_title', 'FIX_ALL_TITLE', 'excluded', 'is_python', 'Linter',
 ]
 
 #: The codes whose fix keeps every value, and those whose fix changes a value to what was meant.
@@ -54,6 +55,7 @@ FIX_ALL_TITLE = 'Fix all safe escape problems'
 #: What an unsafe fix changes, for its title: "Make raw (changes the value: ...)".
 CHANGES = {
     'ESC304': '`{escape}` becomes a backslash and its letters, and the file compiles',
+    'ESC305': 'the literal ends at its quote, with one backslash at its end, and the file compiles',
     'ESC401': '`{escape}` becomes a backreference',
     'ESC402': '`\\b` becomes a word boundary',
     'ESC501': '`{escape}` becomes a backslash in the path',
@@ -141,13 +143,18 @@ def checked(text: str, lines: list[str], regex_functions: Iterable[apis.Api],
 
 
 def _checked(text: str, lines: list[str], regex_functions: Iterable[apis.Api],
-             escapes: bool = True) -> tuple[Checked, ast.Module | None]:
-    """``checked``, and the text's AST when the checks ran on it."""
+             escapes: bool = True, parse: Callable[[str, list[str]], ast.Module] | None = None,
+             tokens_for: Callable[[ast.Module, list[str]], list[tokenize.TokenInfo]] | None = None,
+             ) -> tuple[Checked, ast.Module | None]:
+    """``checked``, and the text's AST when the checks ran on it (``parse``: how it is parsed,
+    ``parsed`` by default; ``tokens_for``: how its tokens are read, ``source.tokens_for``).
+    ``text`` is parsed, ``lines`` tokenized: they differ where ``refused_checked``
+    masks the escapes the parser refuses, at the same lines and columns."""
     try:
         with warnings.catch_warnings():
             warnings.simplefilter('ignore')  # the compiler's own escape warnings
-            tree = parsed(text)
-            tokens = source.tokens_for(tree, lines) if escapes else []
+            tree = parse(text, lines) if parse else parsed(text)
+            tokens = (tokens_for or source.tokens_for)(tree, lines) if escapes else []
             found = list(checks.all_reports(tree, tokens, lines, regex_functions)) if tokens else []
     except PROBLEMS as error:
         return Checked([], error), None
@@ -158,19 +165,78 @@ def may_report(lines: list[str], rows: list[int]) -> bool:
     """May a text with these ``source.reportable_rows`` get a report?  Not when
     it has none, nor when its literals there, lexed without the AST, hold no
     escape a check looks at (``checks.may_report``; an escape CPython refuses
-    is one): then it need not be parsed."""
-    if not rows:
-        return False
-    lexed = source.lexed_literals(lines, rows)
-    return lexed is None or checks.may_report(lexed, lines)
+    is one), and no row may hold a backslash that escapes a path's closing quote
+    (``checks.may_close_badly``: ESC305): then it need not be parsed."""
+    if rows:
+        lexed = source.lexed_literals(lines, rows)
+        if lexed is None or checks.may_report(lexed, lines):
+            return True
+    return checks.may_close_badly(lines)
 
 
 def text_reports(lines: list[str]) -> list[rules.Report] | None:
     """The reports of a text that does not parse that its literals' text alone
-    gives (``checks.TEXT_CHECKS``: ESC304 above all); None when its literals
-    cannot be read."""
+    gives (``checks.TEXT_CHECKS``: ESC304 and ESC305 above all), the literals
+    read with each ESC305 backslash doubled (they end where meant) and the reports
+    put back at their columns as written; None when its literals cannot be read."""
+    closed = checks.closing_reports(lines)  # ESC305: literals that run on, ended where meant
+    tokens = source.unparsed_literals(closed.mended)
+    if tokens is None:
+        return closed.reports or None
+    found = checks.text_reports(tokens, closed.mended)
+    return closed.reports + list(checks.unmended(found, closed)) if closed.reports else list(found)
+
+
+def refused_checked(lines: list[str], regex_functions: Iterable[apis.Api]) -> Checked | None:
+    """Every report of a text that does not parse only because of escapes
+    CPython refuses (ESC304): each check runs on the real text's literals,
+    with the AST of the text whose refused escapes are masked
+    (``checks.refused_masked``: no line or column moved, no field or literal
+    gained or lost), and ESC304 is reported at each (issue 39).  None where
+    the masked text does not parse either (``text_reports`` then)."""
+    masked = _masked(lines)
+    if masked is None:
+        return None
+    (found, error), tree = _checked(''.join(masked.lines), lines, regex_functions)
+    if error is not None:
+        return None
+    return Checked(sorted([*found, *masked.refused], key=lambda report: (report.line, report.col)), None)
+
+
+def _masked(lines: list[str]) -> checks.Masked | None:
+    """The text's lines with its refused escapes masked (``checks.refused_masked``); None
+    where it has none, or its literals cannot be read."""
     tokens = source.unparsed_literals(lines)
-    return None if tokens is None else list(checks.text_reports(tokens, lines))
+    masked = None if tokens is None else checks.refused_masked(tokens, lines)
+    return masked if masked is not None and masked.refused else None
+
+
+class Refusals(NamedTuple):
+    """What keeps a text from parsing, as far as the escapes CPython refuses go (``refusals``)."""
+
+    first: int                  # the line of its first refused escape (ESC304); 0 where it has none
+    besides: SyntaxError | None  # the error it would still raise were they right; None if none
+
+
+def refusals(lines: list[str]) -> Refusals:
+    """Where a text that does not parse holds its first escape CPython refuses
+    (ESC304), and the parser's error on the text with them masked
+    (``checks.refused_masked``): the line that would still fail (a Python 2
+    ``print "x"`` beside a ``'C:\\Users'``), None where they are all that keeps
+    it from parsing (issue 39)."""
+    masked = _masked(lines)
+    if masked is None:
+        return Refusals(0, None)
+    first = min(report.line for report in masked.refused)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter('ignore')
+            parsed(''.join(masked.lines))
+    except SyntaxError as error:
+        return Refusals(first, error)
+    except PROBLEMS:
+        return Refusals(0, None)
+    return Refusals(first, None)
 
 
 def _lines(text: str) -> tuple[str, list[str]]:
@@ -192,21 +258,99 @@ def lint(text: str, settings: config.Config | None = None, filename: str = 'stdi
     the parse of a text that cannot report and only costs time on one that
     does: the reports are the same, it is quicker for a text likely to report
     (an editor's text whose last version did)."""
+    return _lint(text, settings, filename, prefilter, None)
+
+
+def _lint(text: str, settings: config.Config | None, filename: str, prefilter: bool,
+          parse: Callable[[str, list[str]], ast.Module] | None = None,
+          tokens_for: Callable[[ast.Module, list[str]], list[tokenize.TokenInfo]] | None = None,
+          ) -> list[Diagnostic]:
     text, lines = _lines(text)
     if '\\' not in text or (_file_ignored(text, lines) and not _noqa_off(settings)):
         return []
     if prefilter and not may_report(lines, source.reportable_rows(lines)):  # check's fast path: not parsed
         return []
     functions = settings.regex_functions if settings else ()
-    (reports, error), tree = _checked(text, lines, functions)
+    (reports, error), tree = _checked(text, lines, functions, parse=parse, tokens_for=tokens_for)
     if isinstance(error, (SyntaxError, UnicodeDecodeError)):  # check's reports of such a file
-        reports = text_reports(lines) or []
+        whole = refused_checked(lines, functions)
+        reports = whole.reports if whole else text_reports(lines) or []
     shown = _reported(settings, filename)
     reports = [report for report in reports if report.code in shown]
     silenced = 'noqa' in text.lower() and not _noqa_off(settings) and _may_be_silenced(reports, lines, tree)
     noqa = _noqa_lines(lines) if silenced else {}
     found = [_diagnostic(report) for report in reports if not _inline_ignored(report, noqa.get(report.line))]
     return sorted(found, key=lambda item: (item.line, item.column, item.code))
+
+
+class Linter:
+    """``lint`` of one text again and again, as an editor's buffer changes: the same diagnostics,
+    with the text's AST parsed again only where it changed (``chunks.Chunked``: from the chunks of
+    top-level statements the last text had, the lines between the first and the last line changed
+    parsed again), the tokens the checks read kept per chunk (``_tokens``), and the cyclic
+    collector paused meanwhile.  The language server holds one per document."""
+
+    def __init__(self, size: int = chunks.SIZE) -> None:
+        self.chunks = chunks.Chunked(size)
+        self.tokens: dict[tuple[int, tuple[str, ...]], list[tokenize.TokenInfo]] = {}
+
+    def lint(self, text: str, settings: config.Config | None = None, filename: str = 'stdin', *,
+             prefilter: bool = True) -> list[Diagnostic]:
+        """``lint(text, settings, filename, prefilter=prefilter)``."""
+        with collector_paused():
+            return _lint(text, settings, filename, prefilter, self._parsed, self._tokens)
+
+    def _tokens(self, tree: ast.Module, lines: list[str]) -> list[tokenize.TokenInfo]:
+        """``source.tokens_for(tree, lines)``, read chunk by chunk (each chunk's statements, on
+        the text with every other line blank): a chunk's tokens are kept while it stands the same
+        at the same place.  The whole text's where the AST did not come from the chunks, or where
+        a chunk's tokens reach past its lines (a statement that did not tokenize alone: the file's
+        tokens)."""
+        made = self.chunks.chunks
+        kept: dict[tuple[int, tuple[str, ...]], list[tokenize.TokenInfo]] = {}
+        found: list[tokenize.TokenInfo] = []
+        if made and sum(len(chunk.body) for chunk in made) == len(tree.body):
+            for chunk in made:
+                key = (chunk.first, chunk.lines)
+                tokens = self.tokens.get(key)
+                if tokens is None:
+                    blank = [*(['\n'] * chunk.first), *chunk.lines, *(['\n'] * (len(lines) - chunk.end))]
+                    tokens = source.tokens_for(ast.Module(body=chunk.body, type_ignores=[]), blank)
+                    if not all(chunk.first < token.start[0] <= token.end[0] <= chunk.end for token in tokens):
+                        break
+                kept[key] = tokens
+                found.extend(tokens)
+            else:
+                self.tokens = kept
+                return found
+        self.tokens = {}
+        return source.tokens_for(tree, lines)
+
+    def _parsed(self, text: str, lines: list[str]) -> ast.Module:
+        """``parsed(text)``, from the chunks."""
+        try:
+            return self.chunks.parse(text, lines)
+        except ValueError as error:  # a NUL byte, on 3.10 (``parsed``)
+            raise SyntaxError(str(error)) from None
+
+
+def excluded(settings: config.Config | None, filename: str) -> bool:
+    """Does the project leave the file ``filename`` out: would ``flake8``, run in the folder of
+    ``settings`` (``settings``), not read it (``exclude``, ``extend-exclude``, a ``filename``
+    the configuration names: ``config.Config.skips``)?  An editor's front end gives such a file
+    no diagnostics and no fix.  False without settings or a file name."""
+    return bool(settings and filename not in ('stdin', '-', '') and settings.skips(filename))
+
+
+#: The language identifier of a Python document, and the file name endings of one.
+PYTHON_LANGUAGE, PYTHON_ENDINGS = 'python', ('.py', '.pyi')
+
+
+def is_python(language: str | None, filename: str) -> bool:
+    """Is a document of this language identifier (an editor's, LSP's ``languageId``) and
+    ``filename`` Python, to be checked and fixed?  Its language says so, or else its name
+    ends with ``.py`` or ``.pyi`` (a TOML file, a README are not, whatever their escapes)."""
+    return language == PYTHON_LANGUAGE or filename.lower().endswith(PYTHON_ENDINGS)
 
 
 def _may_be_silenced(reports: list[rules.Report], lines: list[str], tree: ast.Module | None) -> bool:
@@ -317,9 +461,26 @@ def _planned(text: str, codes: set[str], settings: config.Config | None,
     try:
         result = fixer.fix_text(text, codes, functions, at)
     except (*UNFIXABLE, fixer.Refused) as error:
-        return Fix(text, [], [], [], [], _why(error))
+        return Fix(text, [], [], [], [], _refusal(text, error, 'ESC304' in codes))
     return Fix(result.text, _edits(text, result.text, result.rounds), result.fixed, result.left_alone,
                result.unsafe_left)
+
+
+def _refusal(text: str, error: BaseException, repairing: bool) -> str:
+    """Why the fixer left ``text`` alone; where it does not parse because of escapes
+    CPython refuses, the line that would still fail without them; or else where the
+    first is: the fix of ESC304 comes first, or (``repairing``: it was tried) would
+    not make the text parse (issue 39)."""
+    if not isinstance(error, (SyntaxError, UnicodeDecodeError)):
+        return _why(error)
+    first, besides = refusals(_lines(text)[1])
+    if besides is not None:
+        return _why(besides)
+    if first and repairing:
+        return f'does not parse, and the fix of its ESC304 escapes would not make it parse (line {first})'
+    if first:
+        return f'does not parse until its ESC304 escapes are fixed (the first at line {first})'
+    return _why(error)
 
 
 def _why(error: BaseException) -> str:

@@ -8,11 +8,12 @@ what it needs about the module.
 from __future__ import annotations
 
 import ast
+import re
 import sys
 import tokenize
 from typing import Iterable, Iterator, NamedTuple
 
-from flake8_escapes import apis, doctests, escapes, invalid, literals, paths, regex, roles, rules, tex
+from flake8_escapes import apis, doctests, escapes, invalid, literals, paths, quotes, regex, roles, rules, tex
 
 
 SEARCH_COMMAND = tex.may_hold_command
@@ -107,10 +108,65 @@ def refused_reports(tokens: list[tokenize.TokenInfo], lines: list[str]) -> Itera
         yield rules.Report(line, col, rule, fields, at[line, col])
 
 
+class Masked(NamedTuple):
+    """A file's lines, its refused escapes masked for the parser (``refused_masked``), and their ESC304s."""
+
+    lines: list[str]
+    refused: list[rules.Report]
+
+
+#: What a refused escape's backslash, and the braces of a ``\\N{...}``, read as in the text
+#: given to the parser (``refused_masked``): not a backslash, an octal digit, a quote or a brace.
+MASK = {'\\': '/', '{': '_', '}': '_'}
+
+
+def refused_masked(tokens: list[tokenize.TokenInfo], lines: list[str]) -> Masked | None:
+    """The lines with each escape CPython refuses (ESC304, ``refused_reports``)
+    masked, and those reports: its backslash read as ``/`` (no escape then; nor
+    an octal digit, so the escape before it keeps its meaning), the braces of a
+    ``\\N{...}`` as ``_`` (an f- or t-string gains no field), every other
+    character, line end and column where it was, so that the AST of the masked
+    text stands where the real tokens do (issue 39).  None where an escape is
+    not found at its place in ``lines``."""
+    refused = list(refused_reports(tokens, lines))
+    rows: dict[int, list[str]] = {}
+    for report in refused:
+        if not _masked(report.line, report.col, report.found.escape.text, lines, rows):
+            return None
+    masked = [''.join(rows[number]) if number in rows else line for number, line in enumerate(lines, 1)]
+    return Masked(masked, refused)
+
+
+def _masked(line: int, col: int, text: str, lines: list[str], rows: dict[int, list[str]]) -> bool:
+    """Mask the escape ``text`` at (line, col) in ``rows`` (each line's characters, once
+    changed); False where ``lines`` do not hold it there."""
+    for char in text:
+        row = rows.get(line)
+        if row is None:  # each row copied once: linear in a long row of escapes
+            row = rows[line] = list(lines[line - 1]) if line <= len(lines) else []
+        if col >= len(row) or row[col] != char:
+            return False
+        row[col] = MASK.get(char, char)  # a name never holds a backslash: only the first is one
+        col += 1
+        if col == len(row) and char in '\r\n':
+            line, col = line + 1, 0
+    if text == '\\N{' and line <= len(lines):
+        # A '\N{' without a name: an f-string's tokenizer (3.12+) or parser (3.11) reads
+        # on to the next '}' as text, unless a field's '{' or the quote comes first.
+        ahead = NAME_END.search(lines[line - 1], col)
+        if ahead is not None and ahead[0] == '}':
+            rows[line][ahead.start()] = '_'
+    return True
+
+
+#: What ends the name of a ``\\N{`` in an f-string's text: its brace, a field, a quote, the row's end.
+NAME_END = re.compile('[{}\'"\r\n]')
+
+
 #: What ``PathJudge`` says of a literal that is a Windows path by its text alone.
 TEXT_PATHS = frozenset({paths.PATH_BY_TEXT, paths.PATH_IN_TEXT})
 #: The checks of a file that does not parse: what the literals' text alone tells (``text_reports``).
-TEXT_CHECKS = 'ESC301-ESC304, ESC501 by its text'
+TEXT_CHECKS = 'ESC301-ESC305, ESC501 by its text'
 #: ... and those that need its AST.
 AST_CHECKS = 'ESC4xx, ESC501 where the use decides, ESC601, ESC602'
 
@@ -126,6 +182,57 @@ def text_reports(tokens: list[tokenize.TokenInfo], lines: list[str]) -> Iterator
     for line, col, rule, fields in (*invalid.reports(found), *paths.reports(found, None, judge)):
         yield rules.Report(line, col, rule, fields, at[line, col])
     yield from refused_reports(tokens, lines)
+
+
+def may_close_badly(lines: list[str]) -> bool:
+    """May ``lines`` hold an ESC305 (``quotes.may_hold``: the rows' text alone)?"""
+    return quotes.may_hold(lines)
+
+
+class Closed(NamedTuple):
+    """ESC305's reports of a text that does not parse, and its lines with each of their
+    backslashes doubled (``mended``: the literals end where meant), for the other checks."""
+
+    reports: list[rules.Report]
+    mended: list[str]
+
+
+def closing_reports(lines: list[str]) -> Closed:
+    """ESC305: each backslash that escapes the closing quote of a Windows path
+    (``quotes.escaped_quotes``, proved by the tokenizer), in a text that does not parse."""
+    text = ''.join(lines)
+    if "\\'" not in text and '\\"' not in text:
+        return Closed([], lines)
+    found = quotes.escaped_quotes(text.replace('\r\n', '\n') if '\r' in text else text)
+    if not found:
+        return Closed([], lines)
+    reports = []
+    for item in found:
+        row = lines[item.line - 1]
+        piece = literals.Piece((item.line, item.col), row[item.col:item.col + 2], (), item.is_bytes, '')
+        found_at = literals.Found(item.line, item.col, quotes.escape_of(item), piece)
+        reports.append(rules.Report(item.line, item.col, rules.ESC305, quotes.message_fields(item), found_at))
+    mended = list(lines)
+    for item in reversed(found):  # from the last: the columns of the others stay
+        row = mended[item.line - 1]
+        mended[item.line - 1] = row[:item.col] + '\\' + row[item.col:]
+    return Closed(reports, mended)
+
+
+def unmended(reports: Iterable[rules.Report], closed: Closed) -> Iterator[rules.Report]:
+    """``reports`` on ``closed.mended`` at their places in the text as written."""
+    doubled: dict[int, list[int]] = {}
+    for report in closed.reports:
+        doubled.setdefault(report.line, []).append(report.col)
+    for report in reports:
+        cols = doubled.get(report.line)
+        if not cols:
+            yield report
+            continue
+        shift = sum(1 for index, col in enumerate(sorted(cols)) if col + index < report.col)
+        col = report.col - shift
+        found = report.found._replace(col=col)
+        yield report._replace(col=col, found=found)
 
 
 def all_reports(

@@ -62,6 +62,8 @@ NOTEBOOKS = '*.ipynb'
 #: The prefix of the argparse destinations handed on to flake8's parser as they were written.
 PASSED_ON = 'flake8_'
 VENV_MARKER = 'pyvenv.cfg'
+#: flake8's default ``--filename``: the files a walk reads when the configuration names none.
+DEFAULT_FILENAME = '*.py'
 #: flake8's log line for a path matched against ``--exclude``.
 EXCLUDED = '"%(path)s" has %(whether)sbeen excluded'
 PYPROJECT = 'pyproject.toml'
@@ -191,7 +193,7 @@ def regex_functions_text(value: str) -> str:
 
 
 def known_codes(known: Sequence[str]) -> str:
-    """``known`` as a usage error lists them: by family prefix (``ESC3 = ESC301-ESC304``)."""
+    """``known`` as a usage error lists them: by family prefix (``ESC3 = ESC301-ESC305``)."""
     groups: dict[str, list[str]] = {}
     for code in known:
         groups.setdefault(code[:4] if code.startswith('ESC') else code, []).append(code)
@@ -415,6 +417,7 @@ class Config:
         """``argv``: flake8's command line; ``formatter``: one of ours instead of flake8's ``--format``;
         ``output_file``: flake8's ``--output-file``."""
         self.argv = list(argv)
+        self.folder = os.getcwd()  # where flake8 would run: ``skips`` walks from here
         plugins, self.options = parsed(self.argv)
         self.reporters = frozenset(plugins.reporters)  # flake8's formatters' names, plugins' too
         if output_file:
@@ -445,6 +448,29 @@ class Config:
     def reported(self, codes: Iterable[str], path: str) -> set[str]:
         """Those of ``codes`` flake8 would report in ``path``."""
         return {code for code in codes if self.reports(code, path)}
+
+    def skips(self, path: str) -> bool:
+        """Would ``flake8`` run in this configuration's folder leave the file at ``path`` out?
+        Yes when ``exclude``/``extend-exclude`` match it or a folder between the run's folder and
+        it (flake8's walk prunes an excluded folder), or when the configuration names ``filename``
+        patterns and none matches its name or its absolute path.  flake8's default ``filename``
+        (``*.py``) is not applied: an editor says which of its documents are Python (a ``.pyi``
+        or an untitled buffer is one)."""
+        options = self.options
+        matches_exclude = Patterns([*options.exclude, *options.extend_exclude])
+        path = os.path.abspath(path)
+        folder = os.path.join(self.folder, '')
+        below = path[len(folder):].split(os.sep) if path.startswith(folder) else [path]
+        walked = folder if path.startswith(folder) else ''
+        for part in below:
+            walked = os.path.join(walked, part)
+            if matches_exclude.excludes(walked):
+                return True
+        named = [pattern for pattern in options.filename if pattern]
+        if not named or named == [DEFAULT_FILENAME]:
+            return False
+        matches_filename = Patterns(named)
+        return not (matches_filename(os.path.basename(path)) or matches_filename(path))
 
     def files(self, givens: Sequence[str] = ()) -> Iterator[str]:
         """The files flake8 would check, in a stable order (``-`` for standard input):

@@ -55,6 +55,11 @@ DIGITS = {'x': (2, 'two'), 'u': (4, 'four'), 'U': (8, 'eight')}
 QUOTED = 48
 #: The end of ESC304's message for a Windows path.
 PATH_PROBLEM = 'starts {what}, but {literal} is a Windows path: make it raw ({raw}) or use forward slashes'
+#: ... for one that spells a backslash as ``\\`` too, which a raw literal would make two (issue 40).
+DOUBLED_PROBLEM = ('starts {what}, but {literal} is a Windows path: double each lone backslash{doubled} '
+                   'or use forward slashes')
+#: The escapes a path's lone backslashes doubled keep: an escaped backslash or quote, a continuation.
+KEPT_AS_WRITTEN = frozenset({'\\\\', "\\'", '\\"'})
 
 
 def refused(found: Iterable[Found], is_path: Callable[[Piece], bool]) -> Iterator[Finding]:
@@ -85,17 +90,45 @@ def _clipped(escape: escapes.Escape, piece: Piece) -> str:
 
 
 def _path_problem(text: str, piece: Piece) -> str:
-    """``starts a unicode escape, but "C:\\Users" is a Windows path: make it raw (r"C:\\Users") ...``."""
+    """``starts a unicode escape, but "C:\\Users" is a Windows path: make it raw (r"C:\\Users") ...``;
+    where the literal spells a backslash as ``\\\\`` too (``holds_escaped_backslash``), which a
+    raw literal would make two: ``... double each lone backslash ("C:\\\\temp\\\\Users") ...``."""
     literal = piece.text
     prefix = literals.split_prefix(literal)[0]
+    what = STARTS[text[1]]
+    doubled = holds_escaped_backslash(piece)
+    quoted = bool(piece.spans[0][0]) and len(literal) <= QUOTED and '\n' not in literal
+    if doubled:
+        example = f' ({lone_backslashes_doubled(piece)})' if quoted else ''
+        named = literal if quoted else 'this literal'
+        return DOUBLED_PROBLEM.format(what=what, literal=named, doubled=example)
     if not piece.spans[0][0] or 'f' in prefix or 't' in prefix:  # an f- or t-string
-        return PATH_PROBLEM.format(what=STARTS[text[1]], literal='this literal', raw='add r to its prefix')
+        return PATH_PROBLEM.format(what=what, literal='this literal', raw='add r to its prefix')
     body = literal[len(prefix):]
-    if len(literal) > QUOTED or '\n' in literal:
+    if not quoted:
         quote = body[:3] if body[:3] in ('"""', "'''") else body[:1]
-        return PATH_PROBLEM.format(what=STARTS[text[1]], literal='this literal', raw=f'r{quote}...{quote}')
+        return PATH_PROBLEM.format(what=what, literal='this literal', raw=f'r{quote}...{quote}')
     raw = 'r' + prefix.replace('u', '') + body
-    return PATH_PROBLEM.format(what=STARTS[text[1]], literal=literal, raw=raw)
+    return PATH_PROBLEM.format(what=what, literal=literal, raw=raw)
+
+
+def holds_escaped_backslash(piece: Piece) -> bool:
+    """Does the piece spell a backslash as ``\\\\`` (meant: a raw literal would keep both)?"""
+    return '\\\\' in piece.text and any(
+        escape.text == '\\\\' for begin, end in piece.spans
+        for escape in escapes.escapes_in(piece.text, piece.is_bytes, begin, end))
+
+
+def lone_backslashes_doubled(piece: Piece) -> str:
+    """The piece's text with the backslash of each escape but ``\\\\`` and an escaped quote
+    doubled: the path the author meant, written in the literal's own kind."""
+    text, out, last = piece.text, [], 0
+    for begin, end in piece.spans:
+        for escape in escapes.escapes_in(text, piece.is_bytes, begin, end):
+            if escape.text not in KEPT_AS_WRITTEN and escape.kind != escapes.CONTINUATION:
+                out.append(text[last:escape.offset] + '\\')
+                last = escape.offset
+    return ''.join(out) + text[last:]
 
 
 def _problem(text: str) -> str:

@@ -146,7 +146,9 @@ ONLY_WHITESPACE = re.compile(r'(?:[^\\]|\\[nrt])*')
 #: Octal escapes spell one when they are the UTF-8 bytes of one (a lead byte,
 #: \302-\364, then its continuation bytes, \200-\277: '\342\200\223' is a
 #: dash), which numbered folders are not ('C:\data\2020' is \202 and a 0).
-CHARACTER_ESCAPE = re.compile(r"""\\\\|\\(?:x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|N\{[^}]*\}
+#: A ``\U`` above U+10FFFF is no character (CPython refuses it: ESC304), nor read as one.
+CHARACTER_ESCAPE = re.compile(r"""\\\\|\\(?:x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|N\{[^}]*\}
+    |U(?:000[0-9a-fA-F]|0010)[0-9a-fA-F]{4}
     |3[0-3][0-7]\\2[0-7]{2}|34[0-7](?:\\2[0-7]{2}){2}|36[0-4](?:\\2[0-7]{2}){3})""", re.VERBOSE)
 #: A backslash and the character that makes it an escape (group 1), or none:
 #: a backslash the value keeps, whose escape the safe fixes double (ESC301, ESC302).

@@ -164,6 +164,8 @@ def code_actions(config: Any, workspace: Any, document: Any, context: Json) -> l
     if not (quick or whole) or '\\' not in document.source:
         return []
     buffer = buffer_of(config, workspace, document)
+    if api.excluded(buffer.settings, buffer.filename):  # flake8 in the project would not read it
+        return []
     return (quick_fixes(buffer, shown) if quick else []) + (fix_all(buffer) if whole else [])
 
 

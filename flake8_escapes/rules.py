@@ -78,6 +78,17 @@ ESC304 = Rule(
     bad="home = 'C:\\Users'\n",
     good="home = r'C:\\Users'\n",
 )
+ESC305 = Rule(
+    code='ESC305',
+    name='escaped-closing-quote',
+    family=INVALID,
+    fix=UNSAFE,
+    message="'{escape}' escapes the closing quote; {advice}",
+    summary=('a backslash that escapes the closing quote of a Windows path, so that the literal runs '
+             'on and the file does not compile'),
+    bad="folder = r'C:\\reports\\'\n",
+    good="folder = r'C:\\reports' '\\\\'\n",
+)
 
 ESC401 = Rule(
     code='ESC401',
@@ -137,7 +148,7 @@ ESC602 = Rule(
           '    [\'a\', \'b\']\n    """\n    return text.splitlines()\n'),
 )
 
-RULES = (ESC301, ESC302, ESC303, ESC304, ESC401, ESC402, ESC501, ESC601, ESC602)
+RULES = (ESC301, ESC302, ESC303, ESC304, ESC305, ESC401, ESC402, ESC501, ESC601, ESC602)
 BY_CODE = {rule.code: rule for rule in RULES}
 
 

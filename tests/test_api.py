@@ -241,3 +241,71 @@ def test_without_pygls_the_command_says_how_to_install_it(tmp_path):
     assert done.stderr in (
         f'flake8-escapes server: needs the server extra ({name} is not installed): '
         'pip install "flake8-escapes[server]"\n' for name in ('pygls', 'lsprotocol'))
+
+
+# -- issue 40, item 3: a file the project excludes is not an editor's either -------------------
+
+EXCLUDING = ('[flake8]\nextend-exclude = build,gen_*.py,vendored/old.py\n'
+             'per-file-ignores = tests/*: ESC302\n')
+WALKED = ['a.py', 'build/b.py', 'build/deep/c.py', 'gen_d.py', 'pkg/gen_e.py', 'vendored/old.py',
+          'vendored/new.py', 'pkg/build.py']
+
+
+def flake8_reads(folder: pathlib.Path) -> set[str]:
+    """The files flake8 itself, run in ``folder`` over it, reports ESC301 in."""
+    run = subprocess.run([sys.executable, '-m', 'flake8', '--select=ESC301', '--format=%(path)s', '.'],
+                         cwd=folder, capture_output=True, text=True, timeout=120)
+    return {os.path.normpath(line) for line in run.stdout.splitlines()}
+
+
+def test_excluded_is_what_flake8_leaves_out_of_its_walk(tmp_path):
+    (tmp_path / 'setup.cfg').write_text(EXCLUDING)
+    for name in WALKED:
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text("x = '\\d'\n")
+    read = flake8_reads(tmp_path)
+    assert read == {'a.py', 'vendored/new.py', 'pkg/build.py'}  # 'build' is no match for 'build.py'
+    settings = api.settings(str(tmp_path))
+    assert {name for name in WALKED if not api.excluded(settings, str(tmp_path / name))} == read
+    assert not api.excluded(settings, 'stdin') and not api.excluded(None, str(tmp_path / 'gen_d.py'))
+
+
+def test_excluded_follows_a_filename_the_configuration_names(tmp_path):
+    (tmp_path / 'setup.cfg').write_text('[flake8]\nfilename = *.py,*.pyi\n')
+    settings = api.settings(str(tmp_path))
+    assert not api.excluded(settings, str(tmp_path / 'a.pyi'))
+    assert api.excluded(settings, str(tmp_path / 'script'))  # flake8's walk would not read it
+    (tmp_path / 'setup.cfg').write_text('[flake8]\n')  # flake8's default, *.py: an editor knows better
+    assert not api.excluded(api.settings(str(tmp_path)), str(tmp_path / 'script'))
+
+
+def test_only_python_documents_are_checked():
+    assert api.is_python('python', 'untitled:1')
+    assert api.is_python('plaintext', '/p/a.py') and api.is_python(None, '/p/stubs/a.PYI')
+    assert not api.is_python('toml', '/p/pyproject.toml')
+    assert not api.is_python('markdown', '/p/README.md')
+
+
+class Stand:
+    """pylsp's config, workspace and document, as far as the plugin reads them."""
+
+    def __init__(self, **fields) -> None:
+        self.__dict__.update(fields)
+
+    def plugin_settings(self, name, document_path=None):
+        return {}
+
+
+def test_pylsp_plugin_offers_nothing_in_an_excluded_file(tmp_path):
+    from flake8_escapes import pylsp_plugin
+    (tmp_path / 'setup.cfg').write_text(EXCLUDING)
+    text = "x = '\\d'\n"
+    shown = [{'code': 'ESC301', 'range': {'start': {'line': 0, 'character': 5}}}]
+    workspace = Stand(root_path=str(tmp_path))
+
+    def actions(name: str) -> list[dict]:
+        document = Stand(uri=(tmp_path / name).as_uri(), path=str(tmp_path / name), source=text)
+        return pylsp_plugin.code_actions(Stand(), workspace, document, {'diagnostics': shown})
+    kinds = [action['kind'] for action in actions('a.py')]
+    assert kinds == ['quickfix', 'quickfix', 'source.fixAll.flake8-escapes']
+    assert actions('build/b.py') == [] and actions('gen_d.py') == []

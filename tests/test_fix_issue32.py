@@ -75,10 +75,15 @@ def test_a_refused_escape_names_the_command_that_repairs_it(tmp_path):
         commands.add(command)
     for name in NOT_REPAIRABLE:
         assert said[name].startswith('does not parse: ') and 'repair' not in said[name]
+    # the line names what still fails, not the escape (issue 39, tests/test_refused_whole.py)
+    assert said['other.py'] == ('does not parse: line 2 fails even with its ESC304 escapes mended: '
+                                'invalid syntax')
     # the command named repairs each file so that it compiles, and a second run changes nothing
     [command] = commands
     code, out, err = run(tmp_path, *command.split(), *REPAIRABLE, *NOT_REPAIRABLE)
-    assert code == 1 and err.count('skipped, does not parse') == len(NOT_REPAIRABLE)
+    # other.py could not be made to parse: exit status 2 (issue 39)
+    assert code == 2 and err.count(', does not parse') == len(NOT_REPAIRABLE)
+    assert 'other.py: left alone, does not parse: line 2 fails' in err
     fixed_lines = dict(line.split(': fixed ', 1) for line in out.splitlines())
     assert set(fixed_lines) == set(REPAIRABLE) and all('ESC304' in codes for codes in fixed_lines.values())
     for name, text in REPAIRABLE.items():
@@ -116,7 +121,7 @@ def test_an_unknown_select_lists_the_known_prefixes(tmp_path, select):
     assert (code, out) == (2, '')
     assert err.splitlines()[-1] == (
         f"flake8-escapes fix: error: argument --select: '{bad}' matches no code the fixer knows "
-        '(ESC, ESC3 = ESC301-ESC304, ESC4 = ESC401-ESC402, ESC5 = ESC501, ESC6 = ESC601-ESC602)')
+        '(ESC, ESC3 = ESC301-ESC305, ESC4 = ESC401-ESC402, ESC5 = ESC501, ESC6 = ESC601-ESC602)')
 
 
 @pytest.mark.parametrize('command', ['fix', 'check'])

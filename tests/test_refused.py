@@ -168,8 +168,9 @@ def test_check_reports_what_the_text_tells_on_a_file_that_does_not_parse(tmp_pat
         ['a.py:3:11:', 'ESC304'], ['a.py:3:17:', 'ESC301'], ['a.py:3:20:', 'ESC501'],
         ['a.py:4:22:', 'ESC301']]
     assert code == 1
-    assert err == [f'a.py: does not parse (SyntaxError at line 3): checked {checks.TEXT_CHECKS} on its '
-                   f'literals; skipped {checks.AST_CHECKS}, which need the AST']
+    # only its refused escape keeps it from parsing: checked whole (issue 39, test_refused_whole.py)
+    assert err == ['a.py: does not parse (SyntaxError at line 3): only its escapes CPython refuses (ESC304); '
+                   'every check ran']
     # without --select, flake8's E999 line too
     code, out, err = run(tmp_path, 'check', 'a.py')
     codes = [line.split(' ')[1] for line in out]  # E999's column is each Python's own
@@ -182,7 +183,8 @@ def test_check_on_a_file_that_does_not_parse_for_another_reason(tmp_path):
     (tmp_path / 'a.py').write_text("x = '\\d'\ndef f(:\n", encoding='utf-8')
     code, out, err = run(tmp_path, 'check', '--select', 'ESC', 'a.py')
     assert [line.split(' ')[1] for line in out] == ['ESC301']
-    assert len(err) == 1 and err[0].startswith('a.py: does not parse (SyntaxError at line 2)')
+    assert err == [f'a.py: does not parse (SyntaxError at line 2): checked {checks.TEXT_CHECKS} on its '
+                   f'literals; skipped {checks.AST_CHECKS}, which need the AST']
 
 
 def test_fix_diff_shows_it_and_needs_unsafe(tmp_path):

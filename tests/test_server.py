@@ -24,11 +24,11 @@ pytestmark = [
 
 WAIT = 30  # seconds: generous, a slow shared machine; the speed is measured in tests/bench_server.py
 #: The server with ``api.lint`` raising on a text that holds BOOM: a check that fails.
-FAILING = ('import sys; from flake8_escapes import api; lint = api.lint\n'
-           'def failing(text, *args, **kwargs):\n'
+FAILING = ('import sys; from flake8_escapes import api; lint = api.Linter.lint\n'
+           'def failing(self, text, *args, **kwargs):\n'
            '    if "BOOM" in text: raise RuntimeError("a check failed")\n'
-           '    return lint(text, *args, **kwargs)\n'
-           'api.lint = failing\n'
+           '    return lint(self, text, *args, **kwargs)\n'
+           'api.Linter.lint = failing\n'
            'from flake8_escapes.cli import main; sys.exit(main(["server"]))\n')
 
 
@@ -296,12 +296,12 @@ def test_a_change_after_a_quiet_time_is_checked_at_once_and_a_burst_waits_for_it
 def test_the_prefilter_is_skipped_for_a_text_whose_last_version_reported(monkeypatch):
     from flake8_escapes import api
     asked = []
-    lint = api.lint
+    lint = api.Linter.lint
 
-    def recorded(text, *args, **kwargs):
+    def recorded(self, text, *args, **kwargs):
         asked.append(kwargs.get('prefilter', True))
-        return lint(text, *args, **kwargs)
-    monkeypatch.setattr(api, 'lint', recorded)
+        return lint(self, text, *args, **kwargs)
+    monkeypatch.setattr(api.Linter, 'lint', recorded)
     engine, document = engine_of("x = '\\d'\n")
     assert len(engine.diagnostics(document)) == 1
     assert len(engine.diagnostics(document._replace(version=2))) == 1  # its last version reported
@@ -530,3 +530,189 @@ def test_exit_without_shutdown_exits_1(tmp_path):
         await session.client.stop()
         return await session.client._server.wait()
     assert asyncio.run(main()) == 1
+
+
+# -- issue 40: the project's excludes, Python documents only, a request without params ---------
+
+def test_a_file_the_project_excludes_gets_no_diagnostics_and_no_fix(tmp_path):
+    (tmp_path / 'setup.cfg').write_text('[flake8]\nextend-exclude = build,gen_*.py\n')
+    text = "x = '\\d'\n"
+
+    async def body(session: Session) -> None:
+        excluded = [session.open('build/a.py', text), session.open('gen_b.py', text)]
+        kept = session.open('c.py', text)
+        assert len(await session.diagnostics(kept)) == 1
+        for uri in excluded:
+            assert await session.diagnostics(uri) == []
+            assert await session.actions(uri, only=['source.fixAll']) == []
+        assert len(await session.actions(kept, only=['source.fixAll'])) == 1
+    run(tmp_path, body)
+
+
+def test_only_python_documents_are_checked_and_fixed(tmp_path):
+    async def body(session: Session) -> None:
+        others = {}
+        for name, language, text in (('pyproject.toml', 'toml', "[x]\nf = ['ignore:.*\\d+ items']\n"),
+                                     ('README.md', 'markdown', "Use `C:\\Users\\me`.\n")):
+            uri = others[name] = session.uri(name)
+            session.client.text_document_did_open(types.DidOpenTextDocumentParams(
+                types.TextDocumentItem(uri, language, 1, text)))
+        script = session.uri('tool')  # no .py: its language says it is Python
+        session.client.text_document_did_open(types.DidOpenTextDocumentParams(
+            types.TextDocumentItem(script, 'python', 1, "x = '\\d'\n")))
+        session.versions[script] = 1
+        assert len(await session.diagnostics(script)) == 1
+        await asyncio.sleep(0.3)  # anything the server checked would be published by now
+        for uri in others.values():
+            assert uri not in session.published
+            assert not await session.actions(uri, only=['source.fixAll'])
+    run(tmp_path, body)
+
+
+class Raw:
+    """The server over stdio, spoken to in raw JSON-RPC (a client that sends what pygls' won't)."""
+
+    def __init__(self, folder: Path) -> None:
+        import queue
+        import subprocess
+        import threading
+        self.proc = subprocess.Popen([sys.executable, '-m', 'flake8_escapes', 'server'], cwd=folder,
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+        self.messages: queue.Queue[dict] = queue.Queue()
+        threading.Thread(target=self.read, daemon=True).start()
+
+    def send(self, message: dict) -> None:
+        import json
+        body = json.dumps({'jsonrpc': '2.0', **message}).encode()
+        self.proc.stdin.write(b'Content-Length: %d\r\n\r\n' % len(body) + body)
+        self.proc.stdin.flush()
+
+    def read(self) -> None:
+        import json
+        length = 0
+        while True:
+            header = self.proc.stdout.readline()
+            if not header:
+                return
+            if header.lower().startswith(b'content-length:'):
+                length = int(header.split(b':')[1])
+            elif header == b'\r\n':
+                self.messages.put(json.loads(self.proc.stdout.read(length)))
+
+    def answer(self, ident: int) -> dict:
+        """The response to request ``ident`` (a test failure when none comes within WAIT)."""
+        while True:
+            message = self.messages.get(timeout=WAIT)
+            if message.get('id') == ident and 'method' not in message:
+                return message
+
+
+def test_a_request_without_params_gets_an_invalid_params_error(tmp_path):
+    raw = Raw(tmp_path)
+    try:
+        raw.send({'id': 1, 'method': 'initialize', 'params': {'capabilities': {}, 'processId': None}})
+        assert 'result' in raw.answer(1)
+        raw.send({'method': 'initialized', 'params': {}})
+        raw.send({'id': 2, 'method': 'textDocument/hover'})
+        raw.send({'id': 3, 'method': 'textDocument/codeAction', 'params': None})
+        raw.send({'id': 4, 'method': 'textDocument/hover', 'params': {
+            'textDocument': {'uri': 'file:///nowhere.py'}, 'position': {'line': 0, 'character': 0}}})
+        for ident in (2, 3):
+            assert raw.answer(ident)['error']['code'] == -32602
+        assert raw.answer(4) == {'jsonrpc': '2.0', 'id': 4, 'result': None}  # and the server goes on
+        raw.send({'id': 5, 'method': 'shutdown'})
+        raw.answer(5)
+        raw.send({'method': 'exit'})
+        assert raw.proc.wait(timeout=WAIT) == 0
+    finally:
+        if raw.proc.poll() is None:
+            raw.proc.kill()
+            raw.proc.wait()
+        raw.proc.stdin.close()
+        raw.proc.stdout.close()
+
+
+# -- issue 41: never blocked; a code action for the version asked about -------------------------
+
+def big_text(lines: int = 20000) -> str:
+    """A module of ``lines`` rows with a report on every tenth (the benchmark's)."""
+    from bench_server import generated
+    return generated(lines)
+
+
+def test_hover_and_a_small_text_are_answered_while_a_big_text_is_checked_and_fixed(tmp_path):
+    """A 20,000-line text opened, its fix-all asked (a check, then the fixer's plan of the whole
+    text): a small text opened after them gets its diagnostics first, and a hover on it is
+    answered before the fix-all (on one loop that plans, they would wait for it)."""
+    async def body(session: Session) -> None:
+        big = session.open('big.py', big_text())
+        fix_all = asyncio.ensure_future(session.actions(big, only=['source.fixAll']))
+        small = session.open('small.py', "x = '\\d'\n")
+        diagnostic, = await session.diagnostics(small)
+        hover = await session.client.text_document_hover_async(types.HoverParams(
+            types.TextDocumentIdentifier(small), diagnostic.range.start))
+        assert hover is not None and hover.contents.value.startswith('**ESC301**')
+        assert not fix_all.done() and big not in session.published  # still at work on the big text
+        action, = await asyncio.wait_for(fix_all, WAIT * 4)
+        assert action.kind == 'source.fixAll.flake8-escapes'
+    run(tmp_path, body)
+
+
+def test_a_cancelled_request_is_answered_as_cancelled(tmp_path):
+    (tmp_path / 'big.py').write_text('')
+    raw = Raw(tmp_path)
+    try:
+        raw.send({'id': 1, 'method': 'initialize', 'params': {'capabilities': {}, 'processId': None}})
+        raw.answer(1)
+        raw.send({'method': 'initialized', 'params': {}})
+        uri = (tmp_path / 'big.py').as_uri()
+        raw.send({'method': 'textDocument/didOpen', 'params': {'textDocument': {
+            'uri': uri, 'languageId': 'python', 'version': 1, 'text': big_text()}}})
+        raw.send({'id': 2, 'method': 'textDocument/codeAction', 'params': {
+            'textDocument': {'uri': uri},
+            'range': {'start': {'line': 0, 'character': 0}, 'end': {'line': 0, 'character': 0}},
+            'context': {'diagnostics': [], 'only': ['source.fixAll']}}})
+        raw.send({'method': '$/cancelRequest', 'params': {'id': 2}})
+        assert raw.answer(2)['error']['code'] == -32800  # RequestCancelled
+        raw.send({'id': 3, 'method': 'shutdown'})
+        raw.answer(3)
+        raw.send({'method': 'exit'})
+        assert raw.proc.wait(timeout=WAIT) == 0
+    finally:
+        if raw.proc.poll() is None:
+            raw.proc.kill()
+            raw.proc.wait()
+        raw.proc.stdin.close()
+        raw.proc.stdout.close()
+
+
+def test_a_code_action_is_answered_for_the_version_it_was_asked_of(tmp_path):
+    """Fix-all asked, then the text changed before the answer: the edit names the version it
+    was planned for (a client applies it to that text or not at all), and applies to it."""
+    from flake8_escapes import api
+    text = big_text(2000)
+
+    async def body(session: Session) -> None:
+        uri = session.open('a.py', text)
+        asked = asyncio.ensure_future(session.actions(uri, only=['source.fixAll']))
+        session.change(uri, types.TextDocumentContentChangeWholeDocument('x = 1\n'))
+        found = await asyncio.wait_for(asked, WAIT)
+        for action in found:
+            change, = action.edit.document_changes
+            assert change.text_document.version == 1
+            assert applied(text, list(change.edits)) == api.fix(text).text
+    run(tmp_path, body)
+
+
+def test_fix_all_and_the_quick_fixes_about_the_last_edit_are_planned_ahead():
+    """After a quiet time, fix-all's plan and the quick fixes of the diagnostics about the last
+    edit (the nearest ten, twenty lines either side at most) are made before anyone asks."""
+    from flake8_escapes.commands import server
+    engine, document = engine_of(''.join(f"x{n} = '\\d'\n" for n in range(100)))
+    found = engine.diagnostics(document)
+    engine.edited[document.uri] = 50
+    server.Jobs(None, engine).plan_ahead(document)
+    planned = set(engine.kept(document).fixes)
+    assert None in planned  # fix-all
+    assert {item.line for item in planned if item is not None} == set(range(45, 55))  # ties: the earlier
+    assert len(found) == 100 and engine.noqa_edit(document, found[0]) is not None

@@ -48,7 +48,9 @@ from flake8.processor import FileProcessor
 from flake8.statistics import Statistics
 from flake8.violation import Violation
 
-from flake8_escapes import api, checks, collector_paused, config, escapes, notebook, output, rules, source
+from flake8_escapes import (
+    api, apis, checks, collector_paused, config, escapes, notebook, output, rules, source,
+)
 
 #: code, line, 0-based col, text, noqa line, 0-based end column (past the escape's last character),
 #: and in a notebook (cell number, the line of the notebook's JSON text that holds the row), else None
@@ -62,6 +64,8 @@ CODES = tuple(rule.code for rule in rules.RULES)
 KNOWN = (*CODES, 'E902', 'E999')
 #: Each code's name, as ``--statistics`` and ``--format=json`` give it (ruff's names for E902, E999).
 NAMES = {**{rule.code: rule.name for rule in rules.RULES}, 'E902': 'io-error', 'E999': 'syntax-error'}
+#: The code of an escape CPython refuses: a file that does not parse only because of them is checked whole.
+REFUSED = 'ESC304'
 IGNORED_ALL = ('flake8-escapes: the configuration ignores every ESC code (flake8 matches by prefix: '
                '"E" ignores ESC too); add extend-select = ESC to report them')
 FIRST_LINES = re.compile(rb'([^\r\n]*(?:\r\n|\r|\n)?)([^\r\n]*(?:\r\n|\r|\n)?)')
@@ -282,7 +286,7 @@ def _python_results(filename: str, settings: config.Config) -> tuple[str, list[F
     if problem is not None:
         found = [_problem(problem)]
         if escapes and isinstance(problem, (SyntaxError, UnicodeDecodeError)):
-            found += text_results(name, lines, problem)
+            found += text_results(name, lines, problem, settings.regex_functions)
     return name, with_noqa_lines(found, lines, text, settings.options.show_source)
 
 
@@ -328,19 +332,32 @@ def notebook_results(filename: str, settings: config.Config) -> FileResults:
 def cells_checked(book: notebook.Notebook, name: str, text: str, settings: config.Config,
                   escapes: bool) -> list[tuple[str, int, int, str]]:
     """The reports of a notebook's module, at module rows.  When it does not parse,
-    each code cell that does not parse alone gets its E999 and the reports its
-    literals' text gives, and the others are checked as one module without it."""
+    each code cell that does not parse alone gets its E999; where escapes CPython
+    refuses are all that stops them, every check runs on the whole module as for a
+    ``.py`` file (``api.refused_checked``); else those cells get the reports their
+    literals' text gives, and the others are checked as one module without them."""
     reports, problem = api.checked(text, book.masked, settings.regex_functions, escapes=escapes)
     if problem is None:
         return [(report.code, report.line, report.col, report.rule.message.format(**report.fields))
                 for report in reports]
     failing = book.failing()
+    whole = api.refused_checked(book.masked, settings.regex_functions) if escapes and failing else None
+    if whole is not None:
+        problems = []
+        for cell, error in failing:
+            code, row, col, message = _problem(error)
+            problems.append((code, row + cell.first - 1, col, message))
+            output.say(f'{output.shown(name)}:cell {cell.number}: does not parse (SyntaxError at line '
+                       f'{error.lineno}): only its escapes CPython refuses ({REFUSED}); every check ran',
+                       sys.stderr)
+        return problems + [(report.code, report.line, report.col, report.rule.message.format(**report.fields))
+                           for report in whole.reports]
     lines = book.without([cell for cell, _ in failing])
     reports, still = api.checked(''.join(lines), lines, settings.regex_functions, escapes=escapes)
     if still is not None or not failing:  # no cell fails alone, yet the whole does not parse
         found = [_problem(problem)]
         if escapes and isinstance(problem, (SyntaxError, UnicodeDecodeError)):
-            found += text_results(name, book.masked, problem)
+            found += text_results(name, book.masked, problem, settings.regex_functions)
         return found
     found = [(report.code, report.line, report.col, report.rule.message.format(**report.fields))
              for report in reports]
@@ -350,22 +367,30 @@ def cells_checked(book: notebook.Notebook, name: str, text: str, settings: confi
         found.append((code, row + shift, col, message))
         if escapes:
             found += [(code, row + shift, col, message) for code, row, col, message
-                      in text_results(f'{name}:cell {cell.number}', book.cell_lines(cell), error)]
+                      in text_results(f'{name}:cell {cell.number}', book.cell_lines(cell), error,
+                                      settings.regex_functions)]
     return found
 
 
 def text_results(
     name: str, lines: list[str], error: SyntaxError | UnicodeDecodeError,
+    regex_functions: tuple[apis.Api, ...],
 ) -> list[tuple[str, int, int, str]]:
     """The reports of a file that does not parse (ESC304 above all: an escape
-    CPython refuses) that its literals' text alone gives
-    (``checks.text_reports``), from its literals lexed without the AST
-    (``source.unparsed_literals``).  One line on standard error says so, and
-    which checks were skipped.  (3.12+ raise
+    CPython refuses): every check's, where the escapes CPython refuses are
+    all that keeps it from parsing (``api.refused_checked``, issue 39); else
+    those its literals' text alone gives (``checks.text_reports``), from its
+    literals lexed without the AST (``source.unparsed_literals``).  One line
+    on standard error says so, and which checks were skipped.  (3.12+ raise
     UnicodeDecodeError, not SyntaxError, for a refused escape in an f-string's
     format spec.)"""
     where = f' at line {error.lineno}' if isinstance(error, SyntaxError) and error.lineno else ''
     said = f'{output.shown(name)}: does not parse ({type(error).__name__}{where})'
+    whole = api.refused_checked(lines, regex_functions)
+    if whole is not None:
+        output.say(f'{said}: only its escapes CPython refuses ({REFUSED}); every check ran', sys.stderr)
+        return [(report.code, report.line, report.col, report.rule.message.format(**report.fields))
+                for report in whole.reports]
     reports = api.text_reports(lines)
     if reports is None:
         output.say(f'{said}: not checked, its literals cannot be read', sys.stderr)

@@ -27,6 +27,8 @@ shown, say = output.shown, output.say
 #: command whose fix (``fix.refused``) makes such a file compile: unsafe, and no other fix.
 REFUSED = 'ESC304'
 REPAIR = f'flake8-escapes fix --unsafe --select {REFUSED}'
+#: ... and of a backslash that escapes a path's closing quote (``fix.closing``).
+CLOSING = 'ESC305'
 
 
 def _summary(codes: list[str]) -> str:
@@ -85,13 +87,13 @@ def fixed_bytes(name: str, data: bytes, job: Job) -> tuple[fix.BytesResult | Non
         return None, 2, f'{name}: left alone: {error}'
     except UnicodeDecodeError as error:
         if error.encoding == 'unicodeescape':  # 3.12+: a refused escape in an f-string's format spec
-            return None, 0, _not_parsed(name, data, job, str(error), None)
+            return (None, *_not_parsed(name, data, job, str(error), None))
         return None, 2, f'{name}: cannot read: {error}'
     except SyntaxError as error:
         message = str(error.msg or error)
         if message.startswith(('unknown encoding', 'invalid or missing encoding', 'encoding problem')):
             return None, 2, f'{name}: cannot read: {message}'
-        return None, 0, _not_parsed(name, data, job, message, error.lineno)
+        return (None, *_not_parsed(name, data, job, message, error.lineno))
     except ValueError as error:  # null bytes
         return None, 0, f'{name}: skipped, does not parse: {error}'
     except RecursionError:
@@ -100,17 +102,48 @@ def fixed_bytes(name: str, data: bytes, job: Job) -> tuple[fix.BytesResult | Non
         return None, 2, f'{name}: left alone: {type(error).__name__}: {error}'
 
 
-def _not_parsed(name: str, data: bytes, job: Job, message: str, line: int | None) -> str:
-    """The line for a file that does not parse: CPython's message, or, when the
-    reason is an escape CPython refuses that ``REPAIR`` would fix (tried
-    here: the file then parses), where the first one is and that command."""
+def _not_parsed(name: str, data: bytes, job: Job, message: str, line: int | None) -> tuple[int, str]:
+    """The exit status and the line for a file that does not parse: CPython's
+    message, or, when the reason is an escape CPython refuses that ``REPAIR``
+    would fix (tried here: the file then parses), where the first one is and
+    that command.  A file that would still not parse were its refused escapes
+    right names the line that still fails, not an escape (issue 39); when
+    ``REPAIR`` was asked for, the file could not be fixed: status 2."""
     refused = _refused_lines(data, job)
     if refused:
         count = f' x{len(refused)}, first' if len(refused) > 1 else ''
-        return (f'{name}: skipped, does not parse ({REFUSED}{count} at line {refused[0]}): '
-                f'`{REPAIR}` can repair it')
+        return 0, (f'{name}: skipped, does not parse ({REFUSED}{count} at line {refused[0]}): '
+                   f'`{REPAIR}` can repair it')
+    hint = _closing_hint(name, data, job)
+    if hint:
+        return 0, hint
+    first, besides = _refusals(data)
+    if besides is not None:
+        where = f'line {besides.lineno}' if besides.lineno else 'it'
+        why = besides.msg or besides
+        said = f'does not parse: {where} fails even with its {REFUSED} escapes mended: {why}'
+        if REFUSED in job.codes:
+            return 2, f'{name}: left alone, {said}'
+        return 0, f'{name}: skipped, {said}'
+    if first and REFUSED in job.codes and REFUSED in job.unsafe_shown and _shown(data):  # tried: it failed
+        return 2, (f'{name}: left alone, does not parse: its {REFUSED} fix would not make it parse '
+                   f'(line {first}): {message}')
     where = f' (line {line})' if line else ''  # none for a NUL byte (3.11+)
-    return f'{name}: skipped, does not parse: {message}{where}'
+    return 0, f'{name}: skipped, does not parse: {message}{where}'
+
+
+def _refusals(data: bytes) -> api.Refusals:
+    """Where ``data``'s first refused escape is, and the parser's error were they right (``api.refusals``)."""
+    try:
+        return api.refusals(io.StringIO(fix.read(data)[0], newline=None).readlines())
+    except (SyntaxError, UnicodeDecodeError, LookupError):
+        return api.Refusals(0, None)
+
+
+def _shown(data: bytes) -> bool:
+    """Is an escape CPython refuses in ``data`` reported, not under ``# noqa`` (which the fixer honours)?"""
+    text = fix.read(data)[0]
+    return 'noqa' not in text.lower() or any(item.code == REFUSED for item in api.lint(text))
 
 
 def _refused_lines(data: bytes, job: Job) -> list[int]:
@@ -182,6 +215,43 @@ def fixed_source(name: str, data: bytes, job: Job) -> Fixed:
         return fixed_notebook(name, data, job)
     result, status, why = fixed_bytes(name, data, job)
     return Fixed(result, status, [why] if why else [])
+
+
+def _closing_hint(name: str, data: bytes, job: Job) -> str | None:
+    """The line for a file that does not parse because of backslashes that escape a
+    path's closing quote (ESC305), when their fix makes it compile: where the first is
+    and the command; None otherwise."""
+    closing, select = _closing_lines(data, job)
+    if not closing:
+        return None
+    count = f' x{len(closing)}, first' if len(closing) > 1 else ''
+    return (f'{name}: skipped, does not parse ({CLOSING}{count} at line {closing[0]}): '
+            f'`flake8-escapes fix --unsafe --select {select}` can repair it')
+
+
+def _closing_lines(data: bytes, job: Job) -> tuple[list[int], str]:
+    """The lines of the backslashes that escape a path's closing quote in ``data`` (its
+    ESC305 reports) and the codes to select, when their fix (with ESC304's, where the
+    file needs it too) makes the file compile; [] where it would not, or where ESC305 is
+    not reported there or is being fixed already."""
+    if CLOSING in job.codes or CLOSING not in job.unsafe_shown:
+        return [], ''
+    lines = io.StringIO(fix.read(data)[0], newline='').readlines()
+    found = sorted(report.line for report in api.text_reports(lines) or [] if report.code == CLOSING)
+    if not found:
+        return [], ''
+    for codes in ([CLOSING], [REFUSED, CLOSING]):
+        if not set(codes) <= job.unsafe_shown:
+            continue
+        try:
+            repaired = fix.read(api.fix_bytes(data, set(codes), job.regex_functions).data)[0]
+            with warnings.catch_warnings():
+                warnings.simplefilter('ignore')  # the compiler's warnings about other escapes
+                compile(repaired, '<repaired>', 'exec', dont_inherit=True)
+        except Exception:  # the repair does not reach a file that compiles: no hint
+            continue
+        return found, ','.join(codes)
+    return [], ''
 
 
 def fix_file(job: Job) -> Outcome:

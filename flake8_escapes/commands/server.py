@@ -1,16 +1,21 @@
 """``flake8-escapes server``: a Language Server Protocol server over stdio (pygls, lsprotocol).
 
-A thin front end on the public API (``api``): diagnostics of the editor's text
-(``api.lint``, on open, on each change: at once after a quiet time, a burst
-once at its end; on save), quick fixes and fix-all from the fixer's own plan
+A thin front end on the public API (``api``): diagnostics of the editor's
+Python texts (``api.Linter``, one per text: ``api.lint``'s, parsed again only
+where an edit changed it; on open, on each change: at once after a quiet time,
+a burst once at its end; on save; none for a file the flake8 configuration
+excludes, ``api.excluded``, nor for a document that is not Python,
+``api.is_python``), quick fixes and fix-all from the fixer's own plan
 (``api.fixes``, ``api.fix``), ``# noqa`` (``api.noqa_edits``), their titles
 (``api.fix_title``), hover from the registry (``rules``).  It writes no
 checking or fixing logic of its own: it converts positions (the API counts
 code points; the client UTF-16 units unless it negotiated UTF-8 or UTF-32),
 finds each file's flake8 configuration (``api.settings``, read again when a
-config file changes) and schedules the runs (a newer version of a text drops
-the run of an older one; a run that raises logs an error and publishes no
-diagnostics, the server goes on).
+config file changes) and schedules the runs, off the message loop (``Jobs``:
+checks in worker threads, plans in their own; a newer version of a text drops
+the run of an older one; a request about a text waits for its check without
+holding up the others and is answered for the version it was asked of; a run
+that raises logs an error and publishes no diagnostics, the server goes on).
 """
 from __future__ import annotations
 
@@ -18,6 +23,7 @@ import argparse
 import asyncio
 import concurrent.futures
 import functools
+import gc
 import itertools
 import os
 import re
@@ -28,6 +34,7 @@ from typing import Any, Iterator, NamedTuple, Sequence
 
 from lsprotocol import types
 from pygls import uris
+from pygls.exceptions import JsonRpcException
 from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol
 from pygls.protocol.language_server import lsp_method
@@ -49,7 +56,17 @@ LINE_END = re.compile('\r\n|\r|\n')
 SEVERITIES = {'error': types.DiagnosticSeverity.Error, 'warning': types.DiagnosticSeverity.Warning,
               'information': types.DiagnosticSeverity.Information, 'hint': types.DiagnosticSeverity.Hint}
 #: The default severity per code family (a code or a longer prefix given in the settings wins).
-DEFAULT_SEVERITY = {'ESC': 'warning', 'ESC304': 'error'}
+DEFAULT_SEVERITY = {'ESC': 'warning', 'ESC304': 'error', 'ESC305': 'error'}
+#: The threads that check texts: a small text is checked beside a big one, not after it.
+CHECKERS = 2
+#: The lines either side of the last edit whose diagnostics get their quick fix planned ahead.
+NEAR = 20
+#: Fix-all's plan is made ahead for a text of up to AHEAD_LINES lines once it has not changed for
+#: AHEAD_QUIET seconds (the interpreter runs one thread at a time: a plan made ahead while the user
+#: types would slow the checks; a longer text's takes seconds, and is made when asked).
+AHEAD_PAUSE, AHEAD_LINES, AHEAD_QUIET = 0.05, 5000, 1.0
+#: What ``Protocol.structure_message`` gives for a request it has answered with an error already.
+ANSWERED = object()
 
 
 def units(text: str, encoding: str) -> int:
@@ -126,6 +143,22 @@ class Protocol(LanguageServerProtocol):
     CPython) and clamps the change's positions to those lines in place, so that the
     ``Document`` would get the wrong ones."""
 
+    def structure_message(self, data: dict[str, Any]) -> Any:
+        """pygls' reading of a message, but a request whose params do not fit its method (none,
+        ``null``) is answered with pygls' error (-32602, invalid params): pygls would log it and
+        drop it, and the client would wait for ever."""
+        try:
+            return super().structure_message(data)
+        except JsonRpcException as error:
+            if not ('id' in data and 'method' in data):  # a notification: nobody waits for it
+                raise
+            self._send_response(data['id'], None, error.to_response_error())
+            return ANSWERED
+
+    def handle_message(self, message: Any) -> None:
+        if message is not ANSWERED:
+            super().handle_message(message)
+
     @lsp_method(types.TEXT_DOCUMENT_DID_CHANGE)
     def lsp_text_document__did_change(
         self, params: types.DidChangeTextDocumentParams,
@@ -183,7 +216,7 @@ class Kept(NamedTuple):
     (None: fix-all), and the noqa edit of each diagnostic."""
 
     document: Document
-    fixes: dict[api.Diagnostic | None, api.Fix]
+    fixes: dict[api.Diagnostic | None, concurrent.futures.Future[api.Fix]]  # made once, by one thread
     noqas: dict[api.Diagnostic, api.Edit | None]
 
 
@@ -202,9 +235,15 @@ class Engine:
         self.resolves_edits = False  # the client asks codeAction/resolve for an action's edit
         self.shows_disabled = False  # the client shows an action that cannot be applied, and why
         self.lock = threading.Lock()  # api.settings changes the current folder for a moment
-        self.tasks: dict[str, asyncio.Future[None]] = {}
+        self.tasks: dict[str, asyncio.Future[list[api.Diagnostic] | None]] = {}
         self.changed_at: dict[str, float] = {}  # when each text last changed (time.monotonic)
-        self.worker = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix=NAME)
+        self.edited: dict[str, int] = {}  # the line (1-based) of each text's last edit
+        # off the message loop: checks (a small text's beside a big one's), and code actions' plans
+        self.worker = concurrent.futures.ThreadPoolExecutor(CHECKERS, thread_name_prefix=f'{NAME}-check')
+        self.planner = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix=f'{NAME}-plan')
+        self.ahead = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix=f'{NAME}-ahead')
+        self.linters: dict[str, api.Linter] = {}  # each text's incremental check
+        self.busy: dict[str, threading.Lock] = {}  # one check of a text at a time (its linter's chunks)
         self.complaints: list[str] = []  # configuration errors to log, from the worker
 
     def pause_after_change(self, uri: str, now: float) -> float:
@@ -236,8 +275,16 @@ class Engine:
         """The diagnostics of ``document``; check's pre-filter skipped when its last version had
         some (it would only cost time: the text is parsed anyway)."""
         settings, filename = self.settings_for(document.uri)
+        if api.excluded(settings, filename):  # as flake8 in the project would: not read
+            return []
         last = self.linted.get(document.uri)
-        return api.lint(document.text, settings, filename, prefilter=not (last and last[1]))
+        with self.busy.setdefault(document.uri, threading.Lock()):
+            linter = self.linters.setdefault(document.uri, api.Linter())
+            return linter.lint(document.text, settings, filename, prefilter=not (last and last[1]))
+
+    def current(self, document: Document) -> bool:
+        """Is ``document`` the open text's latest version (work for an older one is dropped)?"""
+        return self.documents.get(document.uri) is document
 
     def diagnostics(self, document: Document) -> list[api.Diagnostic]:
         """The diagnostics of ``document``: the last run's when it was of this version."""
@@ -296,28 +343,6 @@ class Engine:
         return [types.CodeAction(api.FIX_ALL_TITLE, kind=FIX_ALL,
                                  edit=self.workspace_edit(document, planned.edits))]
 
-    def resolved(self, action: types.CodeAction) -> types.CodeAction:
-        """A fix-all or noqa action with its edit, if its text is still the one it was offered for."""
-        data = action.data if isinstance(action.data, dict) else {}
-        document = self.documents.get(str(data.get('uri')))
-        if document is None or document.version != data.get('version'):
-            return action
-        edits: list[api.Edit] = []
-        if action.kind == FIX_ALL:
-            edits = self.planned(document, None).edits
-        elif data.get('noqa'):
-            item = next((item for item in self.diagnostics(document)
-                         if [item.line, item.column, item.code] == data['noqa']), None)
-            noqa = self.noqa_edit(document, item) if item is not None else None
-            edits = [noqa] if noqa is not None else []
-            if not edits:
-                self.complaints.append(f'{NAME}: no "# noqa" for {data["noqa"][2]} on line {data["noqa"][0]}: '
-                                       'the text does not tokenize (flake8 would read no noqa comment), '
-                                       'or a bare "# noqa" there names every code already')
-        if edits:
-            action.edit = self.workspace_edit(document, edits)
-        return action
-
     def kept(self, document: Document) -> Kept:
         """What was planned for ``document``: kept while its text is the same (clients ask for
         code actions each time the cursor moves, and resolve them after)."""
@@ -327,13 +352,28 @@ class Engine:
         return kept
 
     def planned(self, document: Document, item: api.Diagnostic | None) -> api.Fix:
-        """The fixer's plan for ``item`` alone (None: every safe fix), made once per text."""
+        """The fixer's plan for ``item`` alone (None: every safe fix), made once per text: a
+        thread that asks for a plan another is making waits for it (a code action asked while
+        fix-all's plan is made ahead)."""
         fixes = self.kept(document).fixes
-        if item not in fixes:
-            settings, filename = self.settings_for(document.uri)
-            fixes[item] = (api.fix(document.text, settings, filename) if item is None
-                           else api.fixes(document.text, [item], settings, filename)[0])
-        return fixes[item]
+        with self.lock:
+            future = fixes.get(item)
+            mine = future is None
+            if future is None:
+                future = fixes[item] = concurrent.futures.Future()
+        if mine:
+            try:
+                future.set_result(self.plan(document, item))
+            except BaseException as error:
+                future.set_exception(error)
+        return future.result()
+
+    def plan(self, document: Document, item: api.Diagnostic | None) -> api.Fix:
+        settings, filename = self.settings_for(document.uri)
+        if api.excluded(settings, filename):
+            return api.Fix(document.text, [], [], [], [], 'the configuration excludes the file')
+        return (api.fix(document.text, settings, filename) if item is None
+                else api.fixes(document.text, [item], settings, filename)[0])
 
     def noqa_edit(self, document: Document, item: api.Diagnostic) -> api.Edit | None:
         """``item``'s noqa edit: those of every diagnostic of the text made at once, on the
@@ -372,69 +412,194 @@ class Engine:
                 edit=self.workspace_edit(document, [noqa])))
         return actions
 
-    def hover(self, document: Document, position: types.Position) -> types.Hover | None:
-        line, col = document.where(position, self.encoding)
-        for item in self.diagnostics(document):
-            if item.line == line and item.column <= col <= item.end_column:
-                return types.Hover(types.MarkupContent(types.MarkupKind.Markdown, hover_text(item)),
-                                   types.Range(document.position(item.line, item.column, self.encoding),
-                                               document.position(item.end_line, item.end_column,
-                                                                 self.encoding)))
-        return None
+
+def resolved(engine: Engine, action: types.CodeAction) -> types.CodeAction:
+    """A fix-all or noqa action with its edit, if its text is still the one it was offered for."""
+    data = action.data if isinstance(action.data, dict) else {}
+    document = engine.documents.get(str(data.get('uri')))
+    if document is None or document.version != data.get('version'):
+        return action
+    edits: list[api.Edit] = []
+    if action.kind == FIX_ALL:
+        edits = engine.planned(document, None).edits
+    elif data.get('noqa'):
+        item = next((item for item in engine.diagnostics(document)
+                     if [item.line, item.column, item.code] == data['noqa']), None)
+        noqa = engine.noqa_edit(document, item) if item is not None else None
+        edits = [noqa] if noqa is not None else []
+        if not edits:
+            engine.complaints.append(f'{NAME}: no "# noqa" for {data["noqa"][2]} on line {data["noqa"][0]}: '
+                                     'the text does not tokenize (flake8 would read no noqa comment), '
+                                     'or a bare "# noqa" there names every code already')
+    if edits:
+        action.edit = engine.workspace_edit(document, edits)
+    return action
 
 
-def build() -> LanguageServer:  # noqa: C901 - one small handler per message, registered here
-    """The server: each LSP message's handler on one ``Engine``."""
-    server = LanguageServer(NAME, __version__, text_document_sync_kind=types.TextDocumentSyncKind.Incremental,
-                            protocol_cls=Protocol)
-    engine = Engine()
+def hover_at(engine: Engine, document: Document, position: types.Position) -> types.Hover | None:
+    """The hover at ``position``: the explanation of the diagnostic there, if any."""
+    line, col = document.where(position, engine.encoding)
+    for item in engine.diagnostics(document):
+        if item.line == line and item.column <= col <= item.end_column:
+            return types.Hover(types.MarkupContent(types.MarkupKind.Markdown, hover_text(item)),
+                               types.Range(document.position(item.line, item.column, engine.encoding),
+                                           document.position(item.end_line, item.end_column,
+                                                             engine.encoding)))
+    return None
 
-    def log(kind: types.MessageType, message: str) -> None:
-        server.window_log_message(types.LogMessageParams(kind, message))
 
-    def checked(document: Document) -> tuple[list[api.Diagnostic], str]:
-        """In the worker thread: the diagnostics, or the error a check raised."""
+def kept_out_of_collections() -> None:
+    """After a check: every object alive now (above all the ASTs each text's ``api.Linter``
+    keeps, hundreds of thousands of nodes on 20,000 lines) left out of the cyclic collector's
+    passes (``gc.freeze``), once the young garbage is collected.  Else each full pass walks them
+    all (0.2 s on 20,000 lines, while the loop waits); they hold no cycles, and their reference
+    counts free them when a newer text replaces them."""
+    gc.collect(0)
+    gc.freeze()
+
+
+class Jobs:
+    """The work of the server, off the message loop: each text's check (``schedule``: a newer
+    version drops the run of an older one, and one that has not started yet is not run), the
+    answers that need a text's diagnostics (``linted``: they wait for its check without holding
+    up the loop), and the code actions' plans (``planned``), in their own thread; after a check,
+    fix-all's plan of the text and its noqa edits are made before anyone asks (``plan_ahead``)."""
+
+    def __init__(self, server: LanguageServer, engine: Engine) -> None:
+        self.server, self.engine = server, engine
+        self.asking = 0  # code actions being planned, which a plan ahead lets go first
+
+    def log(self, kind: types.MessageType, message: str) -> None:
+        self.server.window_log_message(types.LogMessageParams(kind, message))
+
+    def say_complaints(self, level: types.MessageType) -> None:
+        """Log what the engine found wrong meanwhile (a configuration, a noqa it could not make)."""
+        for complaint in self.engine.complaints:
+            self.log(level, complaint)
+        self.engine.complaints.clear()
+
+    def checked(self, document: Document) -> tuple[list[api.Diagnostic] | None, str]:
+        """In a worker thread: the diagnostics (None: a newer version replaced the text before
+        its check began), or the error a check raised."""
+        if not self.engine.current(document):
+            return None, ''
         try:
-            return engine.lint(document), ''
+            found = self.engine.lint(document)
+            kept_out_of_collections()
+            return found, ''
         except Exception as error:  # never a dead server: logged, no diagnostics for this file
             where = ''.join(traceback.format_exception(error)[-3:]).strip()
             return [], f'{NAME}: checking {document.uri} raised {type(error).__name__}: {error}\n{where}'
 
-    def publish(document: Document, found: list[api.Diagnostic]) -> None:
+    def publish(self, document: Document, found: list[api.Diagnostic]) -> None:
+        engine = self.engine
         engine.linted[document.uri] = (document, found)
-        server.text_document_publish_diagnostics(types.PublishDiagnosticsParams(
+        self.server.text_document_publish_diagnostics(types.PublishDiagnosticsParams(
             document.uri, [engine.to_lsp(document, item) for item in found], document.version))
 
-    def say_complaints(level: types.MessageType) -> None:
-        """Log what the engine found wrong meanwhile (a configuration, a noqa it could not make)."""
-        for complaint in engine.complaints:
-            log(level, complaint)
-        engine.complaints.clear()
-
-    async def run_later(document: Document, pause: float) -> None:
+    async def run_later(self, document: Document, pause: float) -> list[api.Diagnostic] | None:
         if pause:
             await asyncio.sleep(pause)
-        found, problem = await asyncio.get_running_loop().run_in_executor(engine.worker, checked, document)
-        say_complaints(types.MessageType.Error)
+        loop = asyncio.get_running_loop()
+        found, problem = await loop.run_in_executor(self.engine.worker, self.checked, document)
+        self.say_complaints(types.MessageType.Error)
         if problem:
-            log(types.MessageType.Error, problem)
-        if engine.documents.get(document.uri) is document:  # else a newer version is on its way
-            publish(document, found)
+            self.log(types.MessageType.Error, problem)
+        if found is None or not self.engine.current(document):  # a newer version is on its way
+            return None
+        self.publish(document, found)
+        if len(document.lines) <= AHEAD_LINES and any(item.fix == rules.SAFE for item in found):
+            asyncio.ensure_future(self.ahead_later(document))
+        return found
 
-    def schedule(document: Document, pause: float = 0.0) -> None:
+    async def ahead_later(self, document: Document) -> None:
+        """``plan_ahead`` once the text has not changed for ``AHEAD_QUIET`` seconds and no code
+        action asked is being planned (the one a client waits for goes first)."""
+        await asyncio.sleep(AHEAD_QUIET)
+        while self.asking:
+            await asyncio.sleep(AHEAD_PAUSE)
+        if self.engine.current(document):
+            await asyncio.get_running_loop().run_in_executor(self.engine.ahead, self.plan_ahead, document)
+
+    def plan_ahead(self, document: Document) -> None:
+        """In the planner's thread: fix-all's plan, the noqa edits and the quick fixes of the
+        diagnostics about the last edit of a text just checked, unless a newer version replaced
+        it (a client asks for them as the cursor moves, an editor for fix-all on save)."""
+        engine = self.engine
+        if not (engine.current(document) and engine.linted.get(document.uri, (None,))[0] is document):
+            return
+        engine.planned(document, None)
+        found = engine.diagnostics(document)
+        if engine.current(document):
+            engine.noqa_edit(document, found[0])
+        for item in self.near_edit(document, found):  # the cursor is likely there: their quick fixes
+            if not engine.current(document):
+                return
+            engine.planned(document, item)
+
+    def near_edit(self, document: Document, found: list[api.Diagnostic]) -> list[api.Diagnostic]:
+        """The diagnostics on the lines about the last edit of ``document`` (``NEAR`` lines
+        either side), the nearest first, ``QUICK_FIXES`` at most: those whose quick fix a client
+        is likely to ask for next."""
+        line = self.engine.edited.get(document.uri)
+        if line is None:
+            return []
+        near = [item for item in found if abs(item.line - line) <= NEAR]
+        return sorted(near, key=lambda item: abs(item.line - line))[:QUICK_FIXES]
+
+    def schedule(self, document: Document, pause: float = 0.0) -> None:
+        engine = self.engine
         engine.documents[document.uri] = document
         running = engine.tasks.pop(document.uri, None)
         if running is not None:
             running.cancel()  # stale: its result would be dropped anyway
-        engine.tasks[document.uri] = asyncio.ensure_future(run_later(document, pause))
+        engine.tasks[document.uri] = asyncio.ensure_future(self.run_later(document, pause))
 
-    def again() -> None:
+    def again(self) -> None:
         """The configuration or the options changed: every open text checked again."""
+        engine = self.engine
         with engine.lock:
             engine.settings.clear()
         engine.plans.clear()
         for document in list(engine.documents.values()):
-            schedule(document)
+            self.schedule(document)
+
+    async def linted(self, uri: str) -> Document | None:
+        """The open text of ``uri`` once its diagnostics are known, waiting for its check (the
+        loop goes on meanwhile); None when it is closed, or replaced before its check ended (a
+        request about it is answered for the version it was asked of, or not at all)."""
+        engine = self.engine
+        document = engine.documents.get(uri)
+        while document is not None and engine.current(document):
+            last = engine.linted.get(uri)
+            if last is not None and last[0] is document:
+                return document
+            task = engine.tasks.get(uri)
+            if task is None:
+                self.schedule(document)
+                continue
+            if task.done():  # its run ended without diagnostics for this text (it raised)
+                return None
+            await asyncio.wait([task])  # a task cancelled for a newer version: looked at again
+        return None
+
+    async def planned(self, work: Any, *args: Any) -> Any:
+        """``work(*args)`` in the planner's thread (a code action's plan: the fixer's run)."""
+        self.asking += 1
+        try:
+            result = await asyncio.get_running_loop().run_in_executor(self.engine.planner, work, *args)
+        finally:
+            self.asking -= 1
+        self.say_complaints(types.MessageType.Warning)
+        return result
+
+
+def build() -> LanguageServer:  # noqa: C901 - one small handler per message, registered here
+    """The server: each LSP message's handler on one ``Engine``, its work on ``Jobs``."""
+    server = LanguageServer(NAME, __version__, text_document_sync_kind=types.TextDocumentSyncKind.Incremental,
+                            protocol_cls=Protocol)
+    engine = Engine()
+    jobs = Jobs(server, engine)
 
     @server.feature(types.INITIALIZE)
     def initialize(params: types.InitializeParams) -> None:
@@ -463,30 +628,34 @@ def build() -> LanguageServer:  # noqa: C901 - one small handler per message, re
     @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
     def did_open(params: types.DidOpenTextDocumentParams) -> None:
         item = params.text_document
-        schedule(Document.of(item.uri, item.version, item.text))
+        if not api.is_python(item.language_id, uris.to_fs_path(item.uri) or item.uri):
+            return  # a TOML file, a README: their escapes are not Python's (never checked nor fixed)
+        jobs.schedule(Document.of(item.uri, item.version, item.text))
 
     @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
     def did_change(params: types.DidChangeTextDocumentParams) -> None:
         uri = params.text_document.uri
         document = engine.documents.get(uri)
         if document is not None:
-            schedule(document.changed(params.text_document.version, params.content_changes, engine.encoding),
-                     engine.pause_after_change(uri, time.monotonic()))
+            ranged = [change.range for change in params.content_changes if hasattr(change, 'range')]
+            engine.edited[uri] = ranged[-1].start.line + 1 if ranged else 1
+            jobs.schedule(document.changed(params.text_document.version, params.content_changes,
+                                           engine.encoding),
+                          engine.pause_after_change(uri, time.monotonic()))
 
     @server.feature(types.TEXT_DOCUMENT_DID_SAVE, types.SaveOptions(include_text=False))
     def did_save(params: types.DidSaveTextDocumentParams) -> None:
         if is_config(params.text_document.uri):
-            again()
+            jobs.again()
         elif params.text_document.uri in engine.documents:
-            schedule(engine.documents[params.text_document.uri])
+            jobs.schedule(engine.documents[params.text_document.uri])
 
     @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
     def did_close(params: types.DidCloseTextDocumentParams) -> None:
         uri = params.text_document.uri
-        engine.documents.pop(uri, None)
-        engine.linted.pop(uri, None)
-        engine.plans.pop(uri, None)
-        engine.changed_at.pop(uri, None)
+        for table in (engine.documents, engine.linted, engine.plans, engine.changed_at, engine.linters,
+                      engine.edited):
+            table.pop(uri, None)
         running = engine.tasks.pop(uri, None)
         if running is not None:
             running.cancel()
@@ -495,29 +664,35 @@ def build() -> LanguageServer:  # noqa: C901 - one small handler per message, re
     @server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
     def did_change_watched_files(params: types.DidChangeWatchedFilesParams) -> None:
         if any(is_config(change.uri) for change in params.changes):
-            again()
+            jobs.again()
 
     @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
     def did_change_configuration(params: types.DidChangeConfigurationParams) -> None:
         engine.severity = severities_from(params.settings) or engine.severity
-        again()
+        jobs.again()
 
     @server.feature(types.TEXT_DOCUMENT_CODE_ACTION, types.CodeActionOptions(
         code_action_kinds=[types.CodeActionKind.QuickFix, FIX_ALL], resolve_provider=True))
-    def code_action(params: types.CodeActionParams) -> list[types.CodeAction] | None:
-        document = engine.documents.get(params.text_document.uri)
-        return engine.code_actions(document, params) if document is not None else None
+    async def code_action(params: types.CodeActionParams) -> list[types.CodeAction] | None:
+        document = await jobs.linted(params.text_document.uri)
+        if document is None:
+            return None
+        actions: list[types.CodeAction] = await jobs.planned(engine.code_actions, document, params)
+        # planned for the version asked about: said in each edit where the client reads versions
+        return actions if engine.versioned_edits or engine.current(document) else None
 
     @server.feature(types.CODE_ACTION_RESOLVE)
-    def code_action_resolve(params: types.CodeAction) -> types.CodeAction:
-        resolved = engine.resolved(params)
-        say_complaints(types.MessageType.Warning)
-        return resolved
+    async def code_action_resolve(params: types.CodeAction) -> types.CodeAction:
+        data = params.data if isinstance(params.data, dict) else {}
+        if await jobs.linted(str(data.get('uri'))) is None:
+            return params
+        action: types.CodeAction = await jobs.planned(resolved, engine, params)
+        return action
 
     @server.feature(types.TEXT_DOCUMENT_HOVER)
-    def hover(params: types.HoverParams) -> types.Hover | None:
-        document = engine.documents.get(params.text_document.uri)
-        return engine.hover(document, params.position) if document is not None else None
+    async def hover(params: types.HoverParams) -> types.Hover | None:
+        document = await jobs.linted(params.text_document.uri)
+        return hover_at(engine, document, params.position) if document is not None else None
 
     return server
 

@@ -13,7 +13,7 @@ import io
 from typing import NamedTuple
 
 from flake8_escapes import apis, collector_paused
-from flake8_escapes.fix import plan, proof, refused
+from flake8_escapes.fix import closing, plan, proof, refused
 from flake8_escapes.fix.files import (
     Edit, Snapshot, apply, apply_bytes, detect_encoding, normalized, read, snapshot, splice_problem,
     write_atomic,
@@ -74,7 +74,9 @@ def _round(
         try:
             tree = parse(text)  # before tokenizing: a file that does not parse raises SyntaxError
         except (SyntaxError, UnicodeDecodeError):  # 3.12+: UnicodeDecodeError for '\x4' in a format spec
-            mended = refused.repair(text) if refused.CODE in codes else None
+            mended = closing.repair(text, codes)  # ESC305, with ESC304 where both are needed
+            if mended is None and refused.CODE in codes:
+                mended = refused.repair(text)
             if mended is None:
                 raise
             return _Round(mended.edits, mended.fixed, [], [], mended.tree)

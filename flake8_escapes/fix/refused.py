@@ -17,7 +17,7 @@ import io
 import tokenize
 from typing import NamedTuple
 
-from flake8_escapes import checks, escapes, literals, rules, source
+from flake8_escapes import checks, escapes, invalid, literals, rules, source
 from flake8_escapes.fix import plan
 from flake8_escapes.fix.files import Edit, apply
 from flake8_escapes.fix.proof import parse
@@ -77,12 +77,19 @@ def repair(text: str) -> Repair | None:
 def _doubled(found: literals.Found) -> Edit:
     """The backslash of a refused escape doubled; in an f- or t-string, a
     ``\\N{...}`` escape's braces too, which would open a field once the
-    backslash is text (``f'\\N{NO SUCH}'`` -> ``f'\\\\N{{NO SUCH}}'``)."""
+    backslash is text (``f'\\N{NO SUCH}'`` -> ``f'\\\\N{{NO SUCH}}'``), and
+    the ``}`` that an f-string reads as the text of a bare ``\\N{``
+    (``f'\\N{}'`` -> ``f'\\\\N{{}}'``, ``checks.NAME_END``)."""
     escape, piece = found.escape, found.piece
     formatted = piece.spans[0][0] == 0 or not _FORMATTED.isdisjoint(literals.split_prefix(piece.text)[0])
-    if formatted and escape.kind == escapes.NAMED:
-        braced = escape.text.replace('{', '{{').replace('}', '}}')
-        return Edit(found.line, found.col, len(escape.text), '\\' + braced)
+    text = escape.text
+    if formatted and escape.text == '\\N{':
+        ahead = checks.NAME_END.search(piece.text, escape.offset + len(text))
+        if ahead is not None and ahead[0] == '}':
+            text = piece.text[escape.offset:ahead.end()]
+    if formatted and text.startswith('\\N{'):
+        braced = text.replace('{', '{{').replace('}', '}}')
+        return Edit(found.line, found.col, len(text), '\\' + braced)
     return Edit(found.line, found.col, 0, '\\')
 
 
@@ -99,8 +106,8 @@ def _raw_is_meant(piece: literals.Piece, is_path: bool) -> bool:
     prefix = literals.split_prefix(piece.text)[0]
     if set(prefix) & set('uft'):
         return False
-    if is_path:
-        return True
+    if is_path:  # unless it spells a backslash as '\\\\' too, which raw would make two (issue 40)
+        return not invalid.holds_escaped_backslash(piece)
     return all(escape.kind in KEPT_BY_RAW or escapes.refused(escape)
                for begin, end in piece.spans
                for escape in escapes.escapes_in(piece.text, piece.is_bytes, begin, end))
