@@ -389,3 +389,18 @@ def test_a_byte_order_mark_is_read_and_kept(tmp_path):
     escapes(tmp_path, 'fix', 'nb.ipynb')
     after = path.read_bytes()
     assert after.startswith(b'\xef\xbb\xbf{') and len(changed_lines(text, after[3:].decode('utf-8'))) == 1
+
+
+def test_a_cell_stopped_only_by_refused_escapes_gets_every_check(tmp_path):
+    """Cell 8 does not parse only because of '\\U' (ESC304): with it masked (issue 39 item 2) every
+    check runs on the whole notebook, so its regex replacement, whose ``import re`` is in cell 2,
+    gets its ESC401 (only the literals' text was read before)."""
+    cell = "u = 'C:\\Users\\me'\nre.sub(r\"(\\w)\", \"\\1\", u)"
+    cells = [*CELLS, ('code', cell)]
+    (tmp_path / 'analysis.ipynb').write_text(notebook_text(cells), encoding='utf-8')
+    code, out, err = escapes(tmp_path, 'check', 'analysis.ipynb')
+    assert code == 1
+    found = [item for item in placed(out) if item[3] != 'E999']
+    assert found == [*EXPECTED, (8, 1, 8, 'ESC304'), (8, 1, 14, 'ESC301'), (8, 2, 18, 'ESC401')]
+    assert in_string_token(cell.replace('\\U', '\\\\'), 2, 18)
+    assert 'analysis.ipynb:cell 8: does not parse (SyntaxError at line 1): only its escapes' in err
