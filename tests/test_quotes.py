@@ -128,11 +128,12 @@ def test_fix_honours_noqa():
     assert api.fix(src, unsafe=True).text == src
 
 
-def test_with_refused_escape_the_raw_repair_is_written():
-    """``'C:\\Users\\'``: ESC304's repair makes the literal raw, so ESC305's is the raw one (a doubled
-    backslash would stay two in a raw literal): CPython's value is the path with one backslash."""
+def test_with_refused_escape_the_repair_keeps_one_closing_backslash():
+    """``'C:\\Users\\'``: ESC305's repair leaves a deliberate ``\\\\`` at the end, so ESC304's repair
+    doubles the refused backslashes rather than make the literal raw (issue 40 item 2; raw, the doubled
+    one would stay two): CPython's value is the path with one backslash at its end."""
     fixed = api.fix("x = 'C:\\Users\\me\\'\n", unsafe=True)
-    assert fixed.text == "x = r'C:\\Users\\me' '\\\\'\n"
+    assert fixed.text == "x = 'C:\\\\Users\\\\me\\\\'\n"
     namespace: dict[str, object] = {}
     exec(fixed.text, namespace)
     assert namespace['x'] == 'C:\\Users\\me\\'
