@@ -73,8 +73,9 @@ def add_check(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
                                'quiet-filename, quiet-nothing, any flake8 formatter installed, or a '
                                "format string ('%%(path)s:%%(row)d:%%(col)d: %%(code)s %%(text)s'); "
                                'github: workflow annotations; json: one JSON array (ruff\'s keys: '
-                               'filename, location, end_location, code, message, name); json-lines: '
-                               'one object per line (path, line, column, code, message)')
+                               'filename, location, end_location, code, message, name, cell); '
+                               'json-lines: one object per line (path, line, column, code, message; '
+                               'cell in a notebook)')
     printing = checking.add_argument_group('output', "as flake8's options of these names")
     for name, text in (('--count', 'print the number of reports last'),
                        ('--statistics', 'print how many reports of each code'),

@@ -56,6 +56,9 @@ from flake8_escapes.plugin import REGEX_FUNCTIONS_OPTION, regex_functions_argume
 
 LOG = logging.getLogger(__name__)
 
+#: flake8's default ``filename``, and the pattern of the notebooks ``check`` and ``fix`` add to it.
+DEFAULT_FILENAME = '*.py'
+NOTEBOOKS = '*.ipynb'
 #: The prefix of the argparse destinations handed on to flake8's parser as they were written.
 PASSED_ON = 'flake8_'
 VENV_MARKER = 'pyvenv.cfg'
@@ -474,7 +477,9 @@ class Config:
         under ``givens``, or else the paths of the command line."""
         options = self.options
         matches_exclude = Patterns([*options.exclude, *options.extend_exclude])
-        matches_filename = Patterns(options.filename)
+        # notebooks too by default, as ruff reads them; a ``filename`` of other patterns leaves them out
+        names = list(options.filename)
+        matches_filename = Patterns([*names, NOTEBOOKS] if names == [DEFAULT_FILENAME] else names)
 
         def excluded(path: str) -> bool:
             if path == '-':

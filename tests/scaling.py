@@ -21,6 +21,7 @@ import argparse
 import ast
 import gc
 import io
+import json
 import os
 import sys
 import tempfile
@@ -31,6 +32,7 @@ from typing import Callable, NamedTuple
 
 from flake8_escapes import config, fix
 from flake8_escapes.commands import check
+from flake8_escapes.commands import fix as fixing_command
 from flake8_escapes.plugin import Plugin
 from helpers import processor_for
 
@@ -197,6 +199,60 @@ MEMORY = [
 ]
 
 
+def notebook_cells(n: int) -> str:
+    """A notebook of ``n`` cells, as nbformat writes it: a Markdown cell with backslashes, then code
+    cells in turn, each with a line magic, a TeX label, a regex replacement and a Windows path
+    (four reports: ESC601, ESC401, and the path's ESC301 and ESC501)."""
+    code = ('%matplotlib inline\nplt.xlabel(\'$\\theta$\')\nre.sub(r"(\\w+)", "<\\1>", s)\n'
+            "data = open('C:\\data\\new.csv')")
+    cells = [{'cell_type': 'markdown', 'id': 'm', 'metadata': {}, 'source': ['$\\theta$ C:\\Users']}]
+    cells += [{'cell_type': 'code', 'execution_count': i, 'id': f'c{i}', 'metadata': {},
+               'outputs': [{'name': 'stdout', 'output_type': 'stream', 'text': ['C:\\new\n']}],
+               'source': (['import re\n'] if i == 1 else []) + io.StringIO(code).readlines()}
+              for i in range(1, n)]
+    data = {'cells': cells, 'metadata': {}, 'nbformat': 4, 'nbformat_minor': 5}
+    return json.dumps(data, indent=1, ensure_ascii=False) + '\n'
+
+
+class NotebookDimension(NamedTuple):
+    name: str
+    base: int
+    codes: set[str] | None = None  # time ``fix`` with these codes rather than ``check``
+
+
+#: A notebook's cost (issue 39): ``check``'s work on one notebook (JSON read, cells masked, one
+#: module checked, reports mapped back), and ``fix --unsafe``'s (fixed, spliced into the JSON).
+NOTEBOOK_DIMENSIONS = [
+    NotebookDimension('cells per notebook, check', 1000),
+    NotebookDimension('cells per notebook, fix --unsafe', 1000, ALL),
+]
+
+
+def notebook_work(dimension: NotebookDimension, size: int, folder: str) -> Callable[[], object]:
+    path = os.path.join(folder, 'analysis.ipynb')
+    with open(path, 'w', encoding='utf-8') as f:
+        f.write(notebook_cells(size))
+    if dimension.codes is None:
+        check._settings = config.Config(['--isolated', path])
+        return lambda: check.file_results(path)
+    with open(path, 'rb') as f:
+        data = f.read()
+    job = fixing_command.Job(path, frozenset(dimension.codes), frozenset(fix.UNSAFE), False, (), True)
+    return lambda: fixing_command.fixed_notebook(path, data, job)
+
+
+def notebook_time(dimension: NotebookDimension, size: int, rounds: int) -> float:
+    with tempfile.TemporaryDirectory() as folder:
+        work = notebook_work(dimension, size, folder)
+        best = float('inf')
+        for _ in range(rounds):
+            gc.collect()
+            began = time.process_time()
+            work()
+            best = min(best, time.process_time() - began)
+        return best
+
+
 def peak_memory(dimension: MemoryDimension, size: int) -> int:
     """The peak of the memory Python allocates (bytes) for ``dimension``'s work at ``size``."""
     with tempfile.TemporaryDirectory() as folder:
@@ -273,6 +329,16 @@ def main() -> int:
         over += ratio > TARGET
         print(f'{dimension.name:34} {dimension.base:>6}: {small * 1000:9.1f} ms  '
               f'{dimension.base * 10:>6}: {large * 1000:9.1f} ms  ratio {ratio:6.1f}'
+              f'{"  (over " + str(TARGET) + ")" if ratio > TARGET else ""}', flush=True)
+    for notebook in NOTEBOOK_DIMENSIONS:
+        if args.only and not any(word in notebook.name for word in args.only):
+            continue
+        small = notebook_time(notebook, notebook.base, args.rounds)
+        large = notebook_time(notebook, notebook.base * 10, args.rounds)
+        ratio = large / small
+        over += ratio > TARGET
+        print(f'{notebook.name:34} {notebook.base:>6}: {small * 1000:9.1f} ms  '
+              f'{notebook.base * 10:>6}: {large * 1000:9.1f} ms  ratio {ratio:6.1f}'
               f'{"  (over " + str(TARGET) + ")" if ratio > TARGET else ""}', flush=True)
     print('peak memory (tracemalloc) at 1x and 10x')
     for memory in MEMORY:

@@ -252,9 +252,9 @@ def test_json_is_one_array_with_ruffs_keys(tmp_path):
     message = "invalid escape sequence '\\d'; write '\\\\d' or use a raw string"
     message_w = "invalid escape sequence '\\w'; write '\\\\w' or use a raw string"
     assert json.loads('\n'.join(out)) == [
-        {'code': 'ESC301', 'message': message, 'filename': 'a.py', 'name': 'invalid-escape',
+        {'code': 'ESC301', 'message': message, 'filename': 'a.py', 'name': 'invalid-escape', 'cell': None,
          'location': {'row': 1, 'column': 6}, 'end_location': {'row': 1, 'column': 8}},
-        {'code': 'ESC301', 'message': message_w, 'filename': 'a.py', 'name': 'invalid-escape',
+        {'code': 'ESC301', 'message': message_w, 'filename': 'a.py', 'name': 'invalid-escape', 'cell': None,
          'location': {'row': 2, 'column': 8}, 'end_location': {'row': 2, 'column': 10}}]
     assert escapes(tmp_path, 'check', '--format=json', '--select=ESC302', 'a.py') == (0, ['[]'], '')
     code, out, err = escapes(tmp_path, 'check', '--format=json-lines', 'a.py')

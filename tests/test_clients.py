@@ -22,6 +22,8 @@ import pytest
 
 import differential
 
+from flake8_escapes import notebook
+
 pytestmark = pytest.mark.clients
 ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
@@ -191,6 +193,8 @@ def test_pre_commit_runs_flake8_and_the_fixer(tmp_path):
     git(project, 'init', '-q')
     bad = 'import re\nx = "\\d+"\ny = re.sub("(a)", "\\1", x)\n'
     (project / 'bad.py').write_text(bad)
+    from test_notebook import notebook_text  # the hooks take notebooks too (types_or: jupyter)
+    (project / 'nb.ipynb').write_text(notebook_text([('code', "x = '\\d'")]), encoding='utf-8')
     lines = bad.splitlines()
     (project / '.pre-commit-config.yaml').write_text(  # in the README's order: the fixer first
         'repos:\n'
@@ -215,6 +219,8 @@ def test_pre_commit_runs_flake8_and_the_fixer(tmp_path):
     assert f'bad.py:2:{lines[1].index(chr(92)) + 1}: ESC301' not in proc.stdout  # fixed before flake8 ran
     assert f'bad.py:3:{lines[2].index(chr(92)) + 1}: ESC401' in proc.stdout
     assert 'bad.py: fixed ESC301' in proc.stdout
+    assert 'nb.ipynb: fixed ESC301' in proc.stdout
+    assert '"x = r\'\\\\d\'"' in (project / 'nb.ipynb').read_text(encoding='utf-8')
     assert 'files were modified by this hook' in proc.stdout
     assert (project / 'bad.py').read_text() == 'import re\nx = r"\\d+"\ny = re.sub("(a)", "\\1", x)\n'
 
@@ -354,3 +360,64 @@ def test_pylsp_plugin_knows_a_diagnostic_at_either_column():
         assert pylsp_plugin.matches(lines, shown, found) is known, character
     other = {'code': 'ESC401', 'range': {'start': {'line': 0, 'character': points}}}
     assert not pylsp_plugin.matches(lines, other, found)
+
+
+def test_nbqa_runs_the_plugin_on_a_notebook(tmp_path):
+    """flake8 users check a notebook through nbqa (``nbqa flake8 --select=ESC nb.ipynb``): the
+    plugin's reports at nbqa's ``cell_N`` (N counted among code cells only; ``check`` counts all
+    cells, as ruff does), the same rows and columns.  nbqa leaves out a cell that does not parse
+    without a word: cell 8's 'C:\\Users\\me' (ESC304), which ``check`` reports, is not there."""
+    from test_notebook import CELLS, EXPECTED, notebook_text
+    cells = [*CELLS, ('code', "u = 'C:\\Users\\me'\nv = '\\d'")]
+    (tmp_path / 'nb.ipynb').write_text(notebook_text(cells), encoding='utf-8')
+    proc = subprocess.run([tool('nbqa'), 'flake8', '--select=ESC', 'nb.ipynb'], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 1, proc.stderr
+    assert proc.stdout.splitlines() == [
+        "nb.ipynb:cell_2:1:14: ESC601 '\\t' is a tab that cuts TeX's \\theta; use a raw string",
+        "nb.ipynb:cell_2:3:16: ESC301 invalid escape sequence '\\d'; write '\\\\d' or use a raw string",
+        "nb.ipynb:cell_2:3:21: ESC501 '\\n' in a Windows path is a newline; use a raw string or "
+        "forward slashes",
+        "nb.ipynb:cell_3:2:26: ESC401 '\\1' is the control character U+0001, not a backreference; use r'\\1'",
+    ]
+    code_cells = [number for number, (kind, _) in enumerate(cells, 1) if kind == 'code']
+    assert [(int(line.split(':')[1][5:]), int(line.split(':')[2]), int(line.split(':')[3]))
+            for line in proc.stdout.splitlines()] == [
+        (code_cells.index(cell) + 1, row, col) for cell, row, col, _ in EXPECTED]
+    ours = subprocess.run([sys.executable, '-m', 'flake8_escapes', 'check', 'nb.ipynb'], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=300)
+    assert 'nb.ipynb:cell 8:1:8: ESC304 ' in ours.stdout
+
+
+def test_fixed_notebook_validates_in_nbformat(tmp_path):
+    """``fix --unsafe`` writes a notebook nbformat reads and validates, with the cells' sources fixed."""
+    nbformat = pytest.importorskip('nbformat')
+    from test_notebook import CELLS, notebook_text
+    (tmp_path / 'nb.ipynb').write_text(notebook_text(CELLS), encoding='utf-8')
+    proc = subprocess.run([sys.executable, '-m', 'flake8_escapes', 'fix', '--unsafe', 'nb.ipynb'],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 1, proc.stderr
+    with open(tmp_path / 'nb.ipynb', encoding='utf-8') as f:
+        book = nbformat.read(f, as_version=4)
+    nbformat.validate(book)
+    assert book.cells[2].source.startswith("plt.xlabel(r'$\\theta$')")
+
+
+def test_sarif_points_at_the_notebook_file(tmp_path):
+    """flake8-sarif (a plugin's formatter, ``--format=sarif``) gets the notebook's own path, a
+    file a SARIF viewer can open, at the line of its JSON that holds the cell's row, the message
+    led by ``cell N:row:col`` (``nb.ipynb:cell 3`` is no file)."""
+    from test_notebook import CELLS, EXPECTED, notebook_text
+    text = notebook_text(CELLS)
+    (tmp_path / 'nb.ipynb').write_text(text, encoding='utf-8')
+    proc = subprocess.run([sys.executable, '-m', 'flake8_escapes', 'check', '--format=sarif', 'nb.ipynb'],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 1, proc.stderr
+    results = json.loads(proc.stdout)['runs'][0]['results']
+    assert [item['ruleId'] for item in results] == [code for *_, code in EXPECTED]
+    for item, (cell, row, col, _) in zip(results, EXPECTED):
+        place = item['locations'][0]['physicalLocation']
+        assert place['artifactLocation']['uri'] == 'nb.ipynb'
+        assert item['message']['text'].startswith(f'cell {cell}:{row}:{col}: ')
+        json_line = text.splitlines()[place['region']['startLine'] - 1]
+        assert json.loads(json_line.strip().rstrip(',')) == notebook.line_list(CELLS[cell - 1][1])[row - 1]

@@ -137,7 +137,7 @@ def test_unreadable_and_unparsable_files(tmp_path):
 def test_pre_commit_hook_is_declared():
     with open(os.path.join(fix_proof.DATA, '..', '..', '.pre-commit-hooks.yaml'), encoding='utf-8') as f:
         text = f.read()
-    assert 'entry: flake8-escapes fix' in text and 'types: [python]' in text
+    assert 'entry: flake8-escapes fix' in text and 'types_or: [python, jupyter]' in text  # notebooks too
     hooks = text.split('- id: ')[1:]
     # Each hook runs once over every file pre-commit names, so that its summary is one total (0.3.0's
     # fix hook ran in parallel batches and printed a partial summary per batch).

@@ -63,3 +63,17 @@ def test_memory_grows_linearly(dimension):
     of the row). Memory, not time: the same on a busy machine."""
     small, large = scaling.memory_ratio(dimension)
     assert large / small <= scaling.TARGET, (small, large)
+
+
+@pytest.mark.parametrize('dimension', scaling.NOTEBOOK_DIMENSIONS, ids=lambda d: d.name)
+def test_large_notebook_gives_four_reports_per_code_cell(tmp_path, dimension):
+    """10,000 cells: check gives ESC601, ESC401, ESC301 and ESC501 in each code cell; fix --unsafe
+    fixes them all."""
+    size = dimension.base * 10
+    result = scaling.notebook_work(dimension, size, str(tmp_path))()
+    if dimension.codes is None:
+        assert len(result[1]) == 4 * (size - 1)
+        assert {place[0] for *_, place in result[1]} == set(range(2, size + 1))
+    else:
+        assert sorted(set(result.result.fixed)) == ['ESC301', 'ESC401', 'ESC501', 'ESC601']
+        assert len(result.result.fixed) == 4 * (size - 1)

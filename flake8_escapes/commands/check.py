@@ -48,10 +48,17 @@ from flake8.processor import FileProcessor
 from flake8.statistics import Statistics
 from flake8.violation import Violation
 
-from flake8_escapes import api, apis, checks, collector_paused, config, escapes, output, rules, source
+from flake8_escapes import (
+    api, apis, checks, collector_paused, config, escapes, notebook, output, rules, source,
+)
 
-#: code, line, 0-based col, text, noqa line, 0-based end column (past the escape's last character)
-Result = tuple[str, int, int, str, Optional[str], int]
+#: code, line, 0-based col, text, noqa line, 0-based end column (past the escape's last character),
+#: and in a notebook (cell number, the line of the notebook's JSON text that holds the row), else None
+Result = tuple[str, int, int, str, Optional[str], int, Optional[tuple[int, int]]]
+#: A result before it is placed: the first six of ``Result``.
+Found = tuple[str, int, int, str, Optional[str], int]
+#: A file's results: its display name, its reports, and the line that says it could not be read (exit 2)
+FileResults = tuple[str, list[Result], str]
 CODES = tuple(rule.code for rule in rules.RULES)
 #: The codes ``check`` reports: ours, and flake8's for a file that does not parse or tokenize.
 KNOWN = (*CODES, 'E902', 'E999')
@@ -74,9 +81,15 @@ _stdin: bytes | None = None
 
 class Ranged(BaseFormatter):
     """A formatter that shows where a report's escape ends: ``end``, the 0-based column past
-    its last character on the report's row, is set (``report``) before each report is handled."""
+    its last character on the report's row, is set (``report``) before each report is handled;
+    so are ``path``, the file's name, and in a notebook ``cell`` (its number among all cells)
+    and ``json_row`` (the line of the notebook's JSON text that holds the report's row): a
+    notebook's report is handed to flake8 as the path ``nb.ipynb:cell 3``, ruff's way."""
 
     end = 0
+    path = ''
+    cell = 0
+    json_row = 0
 
     def end_column(self, error: Violation) -> int:
         """The 1-based column of the escape's last character (of the reported character where
@@ -93,33 +106,45 @@ class GitHub(Ranged):
             for char in ('%', '\r', '\n', *more):
                 text = text.replace(char, f'%{ord(char):02X}')
             return text
-        where = ','.join(f'{key}={escape(str(value), ":", ",")}' for key, value in (
-            ('file', error.filename), ('line', error.line_number), ('endLine', error.line_number),
-            ('col', error.column_number), ('endColumn', self.end_column(error)), ('title', error.code)))
-        return f'::error {where}::{escape(f"{error.code} {error.text}")}'
+        if self.cell:  # the notebook's file, at the line of its JSON that holds the cell's row
+            fields: tuple[tuple[str, object], ...] = (('file', self.path), ('line', self.json_row),
+                                                      ('endLine', self.json_row), ('title', error.code))
+            text = f'cell {self.cell}:{error.line_number}:{error.column_number}: {error.code} {error.text}'
+        else:
+            fields = (('file', error.filename), ('line', error.line_number),
+                      ('endLine', error.line_number), ('col', error.column_number),
+                      ('endColumn', self.end_column(error)), ('title', error.code))
+            text = f'{error.code} {error.text}'
+        where = ','.join(f'{key}={escape(str(value), ":", ",")}' for key, value in fields)
+        return f'::error {where}::{escape(text)}'
 
 
-class JSONLines(BaseFormatter):
-    """One JSON object per report and line: path, line, column (1-based), code, message."""
+class JSONLines(Ranged):
+    """One JSON object per report and line: path, line, column (1-based), code, message; and in
+    a notebook ``cell`` (its number among all cells; the line is the row within the cell)."""
 
     def format(self, error: Violation) -> str:
-        return json.dumps({'path': error.filename, 'line': error.line_number,
-                           'column': error.column_number, 'code': error.code, 'message': error.text})
+        found: dict[str, object] = {'path': self.path or error.filename, 'line': error.line_number,
+                                    'column': error.column_number, 'code': error.code, 'message': error.text}
+        if self.cell:
+            found['cell'] = self.cell
+        return json.dumps(found)
 
 
 class JSON(Ranged):
     """One JSON array of the reports, ruff's ``--output-format json`` where its keys fit: ``code``,
     ``message``, ``filename`` (as flake8 names it; ruff's is absolute), ``location`` and
     ``end_location`` (``row``, ``column``: 1-based, the end one past the escape's last character,
-    as ruff's), ``name`` (the rule's); ruff's ``fix``, ``cell``, ``noqa_row`` and ``url`` left out."""
+    as ruff's), ``name`` (the rule's), and ``cell`` in a notebook (ruff's: the cell's number among
+    all cells, the rows within it; null elsewhere); ruff's ``fix``, ``noqa_row`` and ``url`` left out."""
 
     def after_init(self) -> None:
         self.found: list[dict[str, object]] = []
 
     def handle(self, error: Violation) -> None:
         self.found.append({
-            'code': error.code, 'message': error.text, 'filename': error.filename,
-            'name': NAMES.get(error.code),
+            'code': error.code, 'message': error.text, 'filename': self.path or error.filename,
+            'name': NAMES.get(error.code), 'cell': self.cell or None,
             'location': {'row': error.line_number, 'column': error.column_number},
             'end_location': {'row': error.line_number, 'column': self.end_column(error) + 1}})
 
@@ -130,6 +155,16 @@ class JSON(Ranged):
 
 #: Our formatters, beside flake8's (default, pylint, quiet-filename, quiet-nothing, and any plugin's).
 FORMATTERS: dict[str, type[BaseFormatter]] = {'github': GitHub, 'json': JSON, 'json-lines': JSONLines}
+#: The module of flake8's own formatters, which print the path as text (``nb.ipynb:cell 3``).
+FLAKE8_FORMATTERS = 'flake8.formatting.default'
+
+
+def points_at_files(formatter: BaseFormatter) -> bool:
+    """Does ``formatter`` point at files, so that a notebook's report must name the notebook
+    itself, at the line of its JSON that holds the cell's row (ours: ``github``; a plugin's: SARIF
+    and the like, whose path must be a file), rather than ``nb.ipynb:cell 3`` as text?"""
+    return isinstance(formatter, GitHub) or not (
+        isinstance(formatter, Ranged) or type(formatter).__module__ == FLAKE8_FORMATTERS)
 
 
 def _init(argv: list[str]) -> None:
@@ -205,7 +240,7 @@ def _problem(error: Exception) -> tuple[str, int, int, str]:
     return 'E902', 1, 0, f'{type(error).__name__}: {error}'
 
 
-def file_results(filename: str) -> tuple[str, list[Result]]:
+def file_results(filename: str) -> FileResults:
     """(display name, results) as flake8's FileChecker would give them for the
     plugin alone; the cyclic garbage collector paused meanwhile (a file's
     objects, its AST's nodes, are freed by their reference counts: about 7%
@@ -214,9 +249,16 @@ def file_results(filename: str) -> tuple[str, list[Result]]:
         return _file_results(filename)
 
 
-def _file_results(filename: str) -> tuple[str, list[Result]]:
+def _file_results(filename: str) -> FileResults:
     settings = _settings
     assert settings is not None
+    if notebook.is_notebook(settings.options.stdin_display_name if filename == '-' else filename):
+        return notebook_results(filename, settings)
+    name, found = _python_results(filename, settings)
+    return name, [(*item, None) for item in found], ''
+
+
+def _python_results(filename: str, settings: config.Config) -> tuple[str, list[Found]]:
     try:
         lines = read_lines(filename)
         if lines == [] and filename != '-':  # no backslash (or empty): nothing to report, not even E999
@@ -246,6 +288,88 @@ def _file_results(filename: str) -> tuple[str, list[Result]]:
         if escapes and isinstance(problem, (SyntaxError, UnicodeDecodeError)):
             found += text_results(name, lines, problem, settings.regex_functions)
     return name, with_noqa_lines(found, lines, text, settings.options.show_source)
+
+
+def read_notebook(filename: str) -> notebook.Notebook:
+    """The notebook at ``filename`` ('-': standard input).  Raises OSError, ``notebook.Unreadable``."""
+    if filename == '-':
+        return notebook.Notebook.read(stdin_bytes())
+    with os.fdopen(os.open(filename, output.READ_FLAGS), 'rb') as f:
+        return notebook.Notebook.read(f.read())
+
+
+def notebook_results(filename: str, settings: config.Config) -> FileResults:
+    """A notebook's results (``notebook``: its code cells checked as one module, each
+    report at its cell and row); a file that is not a notebook gets one line (exit 2)."""
+    name = (settings.options.stdin_display_name or 'stdin') if filename == '-' else filename
+    try:
+        book = read_notebook(filename)
+    except OSError as error:
+        return name, [('E902', 0, 0, f'{type(error).__name__}: {error}', None, 1, None)], ''
+    except notebook.Unreadable as error:
+        return name, [], f'{output.shown(name)}: cannot read: {error}'
+    if not notebook.is_python(book):  # ruff too leaves out a notebook in another language
+        output.say(f'{output.shown(name)}: skipped, a notebook in {book.language}, not Python', sys.stderr)
+        return name, [], ''
+    lines = book.masked
+    rows = source.reportable_rows(lines) if any(settings.reports(code, name) for code in CODES) else []
+    if not may_report(lines, rows):
+        return name, [], ''
+    text = ''.join(lines)
+    if not settings.options.disable_noqa and api._file_ignored(text, lines):
+        return name, [], ''
+    found = cells_checked(book, name, text, settings, escapes=bool(rows))
+    github = points_at_files(settings.formatter)
+    results: list[Result] = []
+    shown_source = settings.options.show_source
+    for code, line, col, message, noqa_line, end in with_noqa_lines(found, lines, text, shown_source):
+        cell, row = book.where(line)
+        place = (cell, notebook.json_row(book, line) if github else 0)
+        results.append((code, row, col, message, noqa_line, end, place))
+    return name, results, ''
+
+
+def cells_checked(book: notebook.Notebook, name: str, text: str, settings: config.Config,
+                  escapes: bool) -> list[tuple[str, int, int, str]]:
+    """The reports of a notebook's module, at module rows.  When it does not parse,
+    each code cell that does not parse alone gets its E999; where escapes CPython
+    refuses are all that stops them, every check runs on the whole module as for a
+    ``.py`` file (``api.refused_checked``); else those cells get the reports their
+    literals' text gives, and the others are checked as one module without them."""
+    reports, problem = api.checked(text, book.masked, settings.regex_functions, escapes=escapes)
+    if problem is None:
+        return [(report.code, report.line, report.col, report.rule.message.format(**report.fields))
+                for report in reports]
+    failing = book.failing()
+    whole = api.refused_checked(book.masked, settings.regex_functions) if escapes and failing else None
+    if whole is not None:
+        problems = []
+        for cell, error in failing:
+            code, row, col, message = _problem(error)
+            problems.append((code, row + cell.first - 1, col, message))
+            output.say(f'{output.shown(name)}:cell {cell.number}: does not parse (SyntaxError at line '
+                       f'{error.lineno}): only its escapes CPython refuses ({REFUSED}); every check ran',
+                       sys.stderr)
+        return problems + [(report.code, report.line, report.col, report.rule.message.format(**report.fields))
+                           for report in whole.reports]
+    lines = book.without([cell for cell, _ in failing])
+    reports, still = api.checked(''.join(lines), lines, settings.regex_functions, escapes=escapes)
+    if still is not None or not failing:  # no cell fails alone, yet the whole does not parse
+        found = [_problem(problem)]
+        if escapes and isinstance(problem, (SyntaxError, UnicodeDecodeError)):
+            found += text_results(name, book.masked, problem, settings.regex_functions)
+        return found
+    found = [(report.code, report.line, report.col, report.rule.message.format(**report.fields))
+             for report in reports]
+    for cell, error in failing:
+        shift = cell.first - 1
+        code, row, col, message = _problem(error)
+        found.append((code, row + shift, col, message))
+        if escapes:
+            found += [(code, row + shift, col, message) for code, row, col, message
+                      in text_results(f'{name}:cell {cell.number}', book.cell_lines(cell), error,
+                                      settings.regex_functions)]
+    return found
 
 
 def text_results(
@@ -286,7 +410,7 @@ def may_report(lines: list[str], rows: list[int]) -> bool:
 
 
 def with_noqa_lines(found: list[tuple[str, int, int, str]], lines: list[str], text: str,
-                    show_source: bool) -> list[Result]:
+                    show_source: bool) -> list[Found]:
     """Each report with the line(s) flake8 searches for its ``# noqa`` and shows with
     ``--show-source`` (``noqa_lines``); where neither can matter (no ``noqa`` in the file,
     no source shown), the report's own row, without tokenizing the file.  Then the end of
@@ -392,6 +516,9 @@ def run(args: argparse.Namespace) -> int:
         results = [file_results(name) for name in files]
     gc.unfreeze()  # back to the collector, for a caller in the same process (a test)
     results.sort(key=operator.itemgetter(0))
+    unreadable = [said for _, _, said in results if said]
+    for said in unreadable:  # a notebook that is not one: said, and the run exits 2
+        output.say(said, sys.stderr)
     try:
         shown = report(settings, results)
     except BrokenPipeError:  # check ... | head: the reader has what it wanted
@@ -399,8 +526,8 @@ def run(args: argparse.Namespace) -> int:
         shown = report(settings, results)  # again, into the null device: the count for the exit status
     if settings.options.count:
         output.say(str(shown))
-    if missing:  # a path given that does not exist (said by the walk): a typo must fail, even --exit-zero
-        return 2
+    if missing or unreadable:  # a path given that does not exist (said by the walk), a notebook not
+        return 2  # read: a typo must fail, even --exit-zero
     return 0 if settings.options.exit_zero else int(shown > 0)
 
 
@@ -417,21 +544,30 @@ def show_statistics(formatter: BaseFormatter, statistics: Statistics) -> None:
         formatter._write(f'{count:<5} {code} {NAMES.get(code, "")}'.rstrip())
 
 
-def report(settings: config.Config, results: list[tuple[str, list[Result]]]) -> int:
+def report(settings: config.Config, results: list[FileResults]) -> int:
     """Hand the results to flake8's style guide and formatter: the number of
     reports shown.  A name that is not valid UTF-8 is matched as it is and
     printed with its bytes escaped (flake8's formatter would fail on it)."""
     shown = 0
     settings.formatter.start()
-    for name, found in results:
-        found.sort(key=operator.itemgetter(1, 2))
+    formatter = settings.formatter
+    foreign = points_at_files(formatter) and not isinstance(formatter, Ranged)
+    for name, found, _ in results:
+        found.sort(key=lambda item: (item[6] or (0, 0))[0:1] + item[1:3])  # by cell, row, column
         guide = settings.guide.style_guide_for(name)
         printed = output.shown(name)
         with settings.guide.processing_file(name):
-            for code, line, col, text, noqa_line, end in found:
-                if isinstance(settings.formatter, Ranged):
-                    settings.formatter.end = end
-                shown += guide.handle_error(code, printed, line, col, text, noqa_line)
+            for code, line, col, text, noqa_line, end, place in found:
+                if isinstance(formatter, Ranged):
+                    formatter.end, formatter.path = end, printed
+                    formatter.cell, formatter.json_row = place or (0, 0)
+                # a notebook's report names its cell in the path, as ruff prints it: nb.ipynb:cell 3:2:14;
+                # for a plugin's formatter that points at files, the notebook at its JSON line
+                where = f'{printed}:cell {place[0]}' if place else printed
+                if place and foreign:
+                    where, text = printed, f'cell {place[0]}:{line}:{col + 1}: {text}'
+                    line, col = place[1], 0
+                shown += guide.handle_error(code, where, line, col, text, noqa_line)
     if settings.options.statistics:
         show_statistics(settings.formatter, settings.guide.stats)
     settings.formatter.stop()

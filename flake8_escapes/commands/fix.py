@@ -17,7 +17,7 @@ import warnings
 from collections import Counter
 from typing import Iterator, NamedTuple
 
-from flake8_escapes import api, apis, config, fix, output
+from flake8_escapes import api, apis, config, fix, notebook, output
 from flake8_escapes.commands import check
 from flake8_escapes.fix.diff import unified_diff
 
@@ -43,6 +43,18 @@ class Job(NamedTuple):
     unsafe_shown: frozenset[str]   # the unsafe codes flake8 reports there, for the count
     diff: bool
     regex_functions: tuple[apis.Api, ...]
+    notebook: bool = False         # read as a notebook (``notebook``): its name ends with .ipynb
+
+
+class Fixed(NamedTuple):
+    """What the fixer made of one file: the result (None: left alone), the exit status,
+    the lines that say why or what was skipped, and for a notebook its cells (``where``)
+    and each changed cell's number and source before and after (for ``--diff``)."""
+    result: fix.BytesResult | None
+    status: int
+    said: list[str]
+    book: notebook.Notebook | None = None
+    cells: list[tuple[int, str, str]] = []
 
 
 class Outcome(NamedTuple):
@@ -152,6 +164,59 @@ def _refused_lines(data: bytes, job: Job) -> list[int]:
         return []
 
 
+def fixed_notebook(name: str, data: bytes, job: Job) -> Fixed:
+    """A notebook fixed as one module of its code cells (``notebook``), the fixed source
+    lines written into its JSON text (every other byte kept); a cell that does not parse
+    alone is left as it is (said), the others fixed without it.  The notebook written
+    must read back as the module fixed, or it is left alone."""
+    try:
+        book = notebook.Notebook.read(data)
+    except notebook.Unreadable as error:
+        return Fixed(None, 2, [f'{name}: cannot read: {error}'])
+    if not notebook.is_python(book):
+        return Fixed(None, 0, [f'{name}: skipped, a notebook in {book.language}, not Python'])
+    codes, said = set(job.codes), []
+    base, skipped = book.masked, set()
+    try:
+        try:
+            result = fix.fix_text(''.join(base), codes, job.regex_functions)
+        except (SyntaxError, ValueError, UnicodeDecodeError):
+            failing = book.failing()
+            base, skipped = book.without([cell for cell, _ in failing]), {cell.number for cell, _ in failing}
+            said = [f'{name}:cell {cell.number}: skipped, does not parse: {error.msg} (line {error.lineno})'
+                    for cell, error in failing]
+            result = fix.fix_text(''.join(base), codes, job.regex_functions)
+    except (SyntaxError, ValueError, UnicodeDecodeError) as error:
+        return Fixed(None, 0, [*said, f'{name}: skipped, does not parse: {error}'], book)
+    except fix.Refused as error:
+        return Fixed(None, 2, [f'{name}: left alone: {error}'], book)
+    except RecursionError:
+        return Fixed(None, 2, [f'{name}: left alone: nested too deeply for this Python to check'], book)
+    raw = book.spliced(result.text, base)
+    again = notebook.Notebook(raw)  # the notebook written must read back as the module fixed
+    kept = again.without([cell for cell in again.cells if cell.number in skipped])
+    if kept != notebook.line_list(result.text):
+        return Fixed(None, 2, [f'{name}: left alone: the notebook written would not read as fixed'], book)
+    cells = [(cell.number, before, after) for cell, before, after in book.changed_cells(result.text, base)]
+    written = (book.bom + raw).encode('utf-8')
+    out = fix.BytesResult(written, result.fixed, result.left_alone, result.unsafe_left)
+    return Fixed(out, 0, said, book, cells)
+
+
+def notebook_diff(path: str, cells: list[tuple[int, str, str]]) -> bytes:
+    """``--diff`` of a notebook: each changed cell's source, named ``nb.ipynb:cell 3`` as ruff names it."""
+    return b''.join(unified_diff(f'{path}:cell {number}', before.encode('utf-8'), after.encode('utf-8'))
+                    for number, before, after in cells)
+
+
+def fixed_source(name: str, data: bytes, job: Job) -> Fixed:
+    """``fixed_bytes`` for a Python file, ``fixed_notebook`` for a notebook."""
+    if job.notebook:
+        return fixed_notebook(name, data, job)
+    result, status, why = fixed_bytes(name, data, job)
+    return Fixed(result, status, [why] if why else [])
+
+
 def _closing_hint(name: str, data: bytes, job: Job) -> str | None:
     """The line for a file that does not parse because of backslashes that escape a
     path's closing quote (ESC305), when their fix makes it compile: where the first is
@@ -199,19 +264,24 @@ def fix_file(job: Job) -> Outcome:
     if read is None:
         return Outcome(0, [(True, f'{name}: skipped, not a regular file')], b'', [])
     data, before = read
-    result, status, why = fixed_bytes(name, data, job)
+    result, status, said, book, cells = fixed_source(name, data, job)
     if result is None:
-        return Outcome(status, [(True, why)], data if job.path == '-' else b'', [])
-    printed = [(True, f'{name}:{line}:{col + 1}: {code} left alone: {reason}')
-               for line, col, code, reason in result.left_alone]
+        return Outcome(status, [(True, why) for why in said], data if job.path == '-' else b'', [])
+
+    def at(line: int) -> str:  # a report's place: file:line, or in a notebook file:cell N:row
+        return f'{name}:cell {book.where(line)[0]}:{book.where(line)[1]}' if book else f'{name}:{line}'
+    printed = [(True, why) for why in said] + [(True, f'{at(line)}:{col + 1}: {code} left alone: {reason}')
+                                               for line, col, code, reason in result.left_alone]
     unsafe_left = [code for code in result.unsafe_left if code in job.unsafe_shown]
     if job.path == '-':  # a filter: the whole source out, fixed or not
-        diff = unified_diff('-', data, result.data) if job.diff else result.data
+        diff = (notebook_diff(name, cells) if book else unified_diff('-', data, result.data)) if job.diff \
+            else result.data
         return Outcome(int(result.data != data), printed, diff, unsafe_left)
     if result.data == data:
         return Outcome(0, printed, b'', unsafe_left)
     if job.diff:
-        return Outcome(1, printed, unified_diff(job.path, data, result.data), unsafe_left)
+        diff = notebook_diff(job.path, cells) if book else unified_diff(job.path, data, result.data)
+        return Outcome(1, printed, diff, unsafe_left)
     try:
         fix.write_atomic(job.path, result.data, before)
     except Exception as error:  # OSError above all (disk full, ulimit -f, read-only)
@@ -245,7 +315,8 @@ def run(args: argparse.Namespace) -> int:
     for path in files:
         where = settings.options.stdin_display_name if path == '-' else path  # for per-file-ignores
         jobs.append(Job(path, frozenset(settings.reported(codes, where)),
-                        frozenset(settings.reported(fix.UNSAFE, where)), args.diff, settings.regex_functions))
+                        frozenset(settings.reported(fix.UNSAFE, where)), args.diff, settings.regex_functions,
+                        notebook.is_notebook(where)))
     status = 2 if missing else 0  # a path given that does not exist: said by the walk
     unsafe_left: list[str] = []
     filtering = '-' in paths  # standard output holds the fixed source: every message on stderr
