@@ -7,10 +7,12 @@ with ``json`` alone (nothing of flake8_escapes is imported); each code cell is r
 IPython syntax is blanked by this finder's own rules (the line stays, empty, so rows do not move): a
 cell whose first non-blank line starts with ``%%`` (a cell magic) is blanked whole; a line whose
 stripped text starts with ``%``, ``!`` or ``?``, is a name and ``?``/``??`` (``obj?``), or is
-``NAME = %...``/``NAME = !...`` is blanked, with the lines it continues onto by a final backslash.  The cell is then read with
-``tokenize``; a cell that does not tokenize is scanned for string literals by a small regex-driven
-scanner (a quote with its prefix, to the matching close quote, a backslash taking the next character;
-``#`` comments skipped), and its rows are marked ``scanned``.
+``NAME = %...``/``NAME = !...`` is blanked, with the lines it continues onto by a final backslash.
+The cell is then read with ``tokenize``; a cell that does not tokenize is scanned for string literals by
+a small regex-driven scanner (a quote with its prefix, to the matching close quote, a backslash taking
+the next character; ``#`` comments skipped), and its rows are marked ``scanned``; on Python 3.12+ so is a
+cell that holds an f-string (there it is several tokens), so run the finder with 3.11 to keep ``scanned``
+for real failures.
 
 Broad rules, one row per backslash that any rule lists (the rules joined with ``+`` in ``kinds``):
 
@@ -43,8 +45,7 @@ import sys
 import tokenize
 from typing import Iterator, NamedTuple
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from recall_finder import escape_length, tex_commands  # noqa: E402
+from recall_finder import escape_length, tex_commands
 
 COLUMNS = ('project', 'notebook', 'cell', 'row', 'col', 'kinds', 'escape', 'command', 'mark',
            'literal', 'source')
@@ -57,6 +58,7 @@ DRIVE = re.compile(r'(?<![A-Za-z])[A-Za-z]:\\')
 EXTENSION = re.compile(r'\.[A-Za-z][A-Za-z0-9]{0,4}\b')
 BETWEEN_WORDS = re.compile(r'[\w.~-]\\+[\w.~ -]')
 LETTERS = re.compile(r'[A-Za-z]*')
+F_STARTS = ('FSTRING_START', 'TSTRING_START')
 
 
 class Literal(NamedTuple):
@@ -99,12 +101,18 @@ def blanked(source: str) -> str:
 
 
 def tokenized(source: str) -> list[Literal] | None:
+    """The cell's string literals by ``tokenize``, or None when it does not tokenize (an error token
+    that is not white space counts: Python 3.11 yields one for an unterminated quote)."""
     try:
-        return [Literal(tok.string, tok.start[0], tok.start[1], False)
-                for tok in tokenize.generate_tokens(io.StringIO(source).readline)
-                if tok.type == tokenize.STRING]
+        tokens = list(tokenize.generate_tokens(io.StringIO(source).readline))
     except (tokenize.TokenError, IndentationError, SyntaxError):
         return None
+    if any(tok.type == tokenize.ERRORTOKEN and tok.string.strip() for tok in tokens):
+        return None
+    if any(tokenize.tok_name[tok.type] in F_STARTS for tok in tokens):
+        return None  # 3.12+: an f-string is several tokens; the scanner reads it whole
+    return [Literal(tok.string, tok.start[0], tok.start[1], False)
+            for tok in tokens if tok.type == tokenize.STRING]
 
 
 def scanned(source: str) -> list[Literal]:
@@ -156,7 +164,8 @@ def refused(body: str, i: int, is_bytes: bool) -> bool:
     return c == 'N' and body[i + 2:i + 3] != '{'
 
 
-def kinds_of(body: str, i: int, is_bytes: bool, path: bool, commands: frozenset[str]) -> tuple[list[str], str, str]:
+def kinds_of(body: str, i: int, is_bytes: bool, path: bool,
+             commands: frozenset[str]) -> tuple[list[str], str, str]:
     """The rules that list the backslash at ``body[i]``, the escape's text and the command it makes."""
     n = escape_length(body, i)
     c = body[i + 1:i + 2]
@@ -251,17 +260,16 @@ def main() -> int:
     parser.add_argument('--tsv')
     args = parser.parse_args()
     commands = tex_commands()
-    out = open(args.tsv, 'w', encoding='utf-8', newline='') if args.tsv else sys.stdout
-    out.write('\t'.join(COLUMNS) + '\n')
     count = books = 0
-    for project, notebook, full in notebooks(args.root):
-        books += 1
-        for row in notebook_rows(full, commands):
-            out.write('\t'.join([project, notebook] + [str(v) for v in row]) + '\n')
-            count += 1
+    with open(args.tsv or os.devnull, 'w', encoding='utf-8', newline='') as f:
+        out = f if args.tsv else sys.stdout
+        out.write('\t'.join(COLUMNS) + '\n')
+        for project, notebook, full in notebooks(args.root):
+            books += 1
+            for row in notebook_rows(full, commands):
+                out.write('\t'.join([project, notebook] + [str(v) for v in row]) + '\n')
+                count += 1
     print(f'{count} candidates in {books} notebooks', file=sys.stderr)
-    if args.tsv:
-        out.close()
     return 0
 
 
