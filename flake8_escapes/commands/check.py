@@ -40,10 +40,11 @@ import stat
 import sys
 import tokenize
 import warnings
-from typing import Optional
+from typing import Optional, TextIO
 
 from flake8.checker import FileChecker
 from flake8.formatting.base import BaseFormatter
+from flake8.formatting.default import SimpleFormatter
 from flake8.processor import FileProcessor
 from flake8.statistics import Statistics
 from flake8.violation import Violation
@@ -84,7 +85,12 @@ class Ranged(BaseFormatter):
 
 class GitHub(Ranged):
     """GitHub Actions workflow commands: one ``::error`` annotation per report, from its
-    backslash (``col``) to its escape's last character (``endColumn``)."""
+    backslash (``col``) to its escape's last character (``endColumn``).  No source line under
+    it (``--show-source``): the runner would read a line of the file that starts with ``::``
+    (after spaces) as a workflow command, and the annotation shows the span."""
+
+    def show_source(self, error: Violation) -> str | None:
+        return None
 
     def format(self, error: Violation) -> str:
         def escape(text: str, *more: str) -> str:
@@ -98,7 +104,11 @@ class GitHub(Ranged):
 
 
 class JSONLines(BaseFormatter):
-    """One JSON object per report and line: path, line, column (1-based), code, message."""
+    """One JSON object per report and line: path, line, column (1-based), code, message.  No
+    source line under it (``--show-source``): each line must stay a JSON object."""
+
+    def show_source(self, error: Violation) -> str | None:
+        return None
 
     def format(self, error: Violation) -> str:
         return json.dumps({'path': error.filename, 'line': error.line_number,
@@ -128,6 +138,15 @@ class JSON(Ranged):
 
 #: Our formatters, beside flake8's (default, pylint, quiet-filename, quiet-nothing, and any plugin's).
 FORMATTERS: dict[str, type[BaseFormatter]] = {'github': GitHub, 'json': JSON, 'json-lines': JSONLines}
+#: The formatters whose output is JSON: ``--count`` and ``--statistics`` are printed on standard
+#: error beside them, so that what they write (standard output or ``--output-file``) still parses.
+DOCUMENTS = (JSON, JSONLines)
+
+
+def aside(formatter: BaseFormatter) -> TextIO:
+    """Where ``--count`` and ``--statistics`` go: standard error beside a JSON document
+    (``DOCUMENTS``), else standard output as in flake8 (the statistics: the formatter's output)."""
+    return sys.stderr if isinstance(formatter, DOCUMENTS) else sys.stdout
 
 
 def _init(argv: list[str]) -> None:
@@ -348,7 +367,25 @@ def configured(args: argparse.Namespace, argv: list[str]) -> config.Config:
         raise config.Unusable(f"--format: unknown format {args.format!r} (known: "
                               f"{', '.join([*sorted(settings.reporters), *FORMATTERS])}, "
                               "or a flake8 format string such as '%(path)s:%(row)d: %(code)s %(text)s')")
+    if isinstance(settings.formatter, SimpleFormatter):
+        format_refused(settings.formatter, '--format' if args.format else "the configuration's format")
     return settings
+
+
+def format_refused(formatter: SimpleFormatter, where: str) -> None:
+    """Refuse a format string flake8 would fail on at each report (``%(colum)d``, ``%(row)d %``,
+    ``%(path)d``: flake8 prints a traceback then, at the first report only): tried once on a
+    report before any file is read, so that a run with no report fails too (``Unusable``)."""
+    sample = Violation('ESC301', 'a.py', 1, 1, 'message', None)
+    try:
+        formatter.format(sample)
+    except KeyError as error:
+        why = f'unknown key {error.args[0]!r} (known: path, row, col, code, text)'
+    except (ValueError, TypeError) as error:
+        why = str(error)
+    else:
+        return
+    raise config.Unusable(f'{where} {formatter.error_format!r}: {why}')
 
 
 def files_to_read(settings: config.Config, paths: list[str]) -> tuple[list[str], bool]:
@@ -389,7 +426,7 @@ def run(args: argparse.Namespace) -> int:
         output.closed(sys.stdout)
         shown = report(settings, results)  # again, into the null device: the count for the exit status
     if settings.options.count:
-        output.say(str(shown))
+        output.say(str(shown), aside(settings.formatter))
     if missing:  # a path given that does not exist (said by the walk): a typo must fail, even --exit-zero
         return 2
     return 0 if settings.options.exit_zero else int(shown > 0)
@@ -405,7 +442,11 @@ def show_statistics(formatter: BaseFormatter, statistics: Statistics) -> None:
         return
     for code in statistics.error_codes():
         count = sum(stat.count for stat in statistics.statistics_for(code))
-        formatter._write(f'{count:<5} {code} {NAMES.get(code, "")}'.rstrip())
+        line = f'{count:<5} {code} {NAMES.get(code, "")}'.rstrip()
+        if isinstance(formatter, DOCUMENTS):
+            output.say(line, aside(formatter))
+        else:
+            formatter._write(line)
 
 
 def report(settings: config.Config, results: list[tuple[str, list[Result]]]) -> int:

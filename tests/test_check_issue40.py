@@ -1,0 +1,120 @@
+"""Issue 40's rows about ``flake8-escapes check``'s output: a bad format string (item 7) and the
+JSON formats with ``--count``, ``--statistics`` and ``--show-source`` (item 9).
+
+Each test runs the command in a subprocess, as a user does (``tests/test_check_issue32.py``'s
+helpers); every test here failed on main before issue 40.
+"""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.test_check_issue32 import BAD, escapes, flake8, write
+
+CLEAN = 'x = 1\n'
+
+
+# -- item 7: a format string flake8 cannot apply is refused before any file is read --------------
+
+@pytest.mark.parametrize('form, says', [
+    ('%(colum)d', "--format '%(colum)d': unknown key 'colum' (known: path, row, col, code, text)"),
+    ('%(path)s:%(row)d %', "--format '%(path)s:%(row)d %': incomplete format"),
+    ('%(path)d', "--format '%(path)d': %d format: a real number is required, not str"),
+    ('%(row)d %s', "--format '%(row)d %s': not enough arguments for format string"),
+    ('%(row)d %(col)y', "--format '%(row)d %(col)y': unsupported format character 'y' (0x79) at index 14"),
+])
+@pytest.mark.parametrize('files', [['bad.py'], ['clean.py'], []])
+@pytest.mark.parametrize('zero', [[], ['--exit-zero']])
+def test_a_bad_format_string_is_one_line_and_exit_2(tmp_path, form, says, files, zero):
+    """Before: flake8's formatter raised at the first report (KeyError, ValueError, TypeError):
+    a 20-line traceback and exit 1, even with --exit-zero, and nothing at all where no file had a
+    report (flake8 itself does the same).  Now the string is tried once before any file is read:
+    one line naming it, exit 2 (bad usage), whatever the files hold."""
+    write(tmp_path, {'bad.py': BAD, 'clean.py': CLEAN})
+    assert escapes(tmp_path, 'check', *zero, f'--format={form}', *files) == (
+        2, [], f'flake8-escapes check: error: {says}\n')
+
+
+def test_a_bad_format_string_in_the_config_file(tmp_path):
+    """flake8 reads ``format`` from its config file too: refused the same way, named as such."""
+    write(tmp_path, {'bad.py': BAD, 'setup.cfg': '[flake8]\nformat = %(colum)d\n'})
+    assert escapes(tmp_path, 'check', 'bad.py') == (
+        2, [], "flake8-escapes check: error: the configuration's format '%(colum)d': unknown key "
+               "'colum' (known: path, row, col, code, text)\n")
+    # --format on the command line wins over the file's, as in flake8
+    assert escapes(tmp_path, 'check', '--format=pylint', 'bad.py')[:2] == flake8(
+        tmp_path, '--select=ESC', '--format=pylint', 'bad.py')
+
+
+@pytest.mark.parametrize('form', [
+    '%(path)s|%(row)d|%(col)d|%(code)s|%(text).20s %%',
+    '%(bold)s%(path)s%(reset)s:%(row)3d %(code)s',  # flake8's colour keys, empty without a terminal
+    '%(code)s',
+])
+def test_a_good_format_string_still_works(tmp_path, form):
+    write(tmp_path, {'bad.py': BAD})
+    expected = flake8(tmp_path, '--isolated', '--select=ESC', f'--format={form}', 'bad.py')
+    assert expected[0] == 1 and len(expected[1]) == 3
+    assert escapes(tmp_path, 'check', '--isolated', f'--format={form}', 'bad.py') == (*expected, '')
+
+
+# -- item 9: standard output stays one JSON document ---------------------------------------------
+
+STATISTICS = ['1     ESC301 invalid-escape', '1     ESC302 str-escape-in-bytes',
+              '1     ESC303 octal-escape-overflow']
+
+
+@pytest.mark.parametrize('more, aside', [
+    (['--count'], ['3']),
+    (['--statistics'], STATISTICS),
+    (['--count', '--statistics', '--show-source'], [*STATISTICS, '3']),
+])
+def test_json_with_count_and_statistics_is_one_document(tmp_path, more, aside):
+    """Before: the statistics before the array and the count after it, on standard output: not
+    JSON any more.  Now the array alone is on standard output (as without them) and the count and
+    statistics, as flake8 prints them, are on standard error; ruff instead prints only the
+    statistics, as their own JSON array (docs/check.md says so)."""
+    write(tmp_path, {'bad.py': BAD})
+    plain = escapes(tmp_path, 'check', '--format=json', 'bad.py')
+    code, out, err = escapes(tmp_path, 'check', '--format=json', *more, 'bad.py')
+    assert (code, out) == plain[:2] and len(json.loads('\n'.join(out))) == 3
+    assert err.splitlines() == aside
+
+
+def test_json_with_an_output_file_keeps_the_file_one_document(tmp_path):
+    """--output-file: the statistics went into the file, after the array."""
+    write(tmp_path, {'bad.py': BAD})
+    code, out, err = escapes(tmp_path, 'check', '--format=json', '--statistics', '--count',
+                             '--output-file=out.json', 'bad.py')
+    assert (code, out, err.splitlines()) == (1, [], [*STATISTICS, '3'])
+    assert len(json.loads((tmp_path / 'out.json').read_text())) == 3
+
+
+@pytest.mark.parametrize('more, aside', [
+    (['--count'], ['3']),
+    (['--statistics'], STATISTICS),
+    (['--show-source'], []),
+    (['--count', '--statistics', '--show-source'], [*STATISTICS, '3']),
+])
+def test_json_lines_stay_json_objects(tmp_path, more, aside):
+    """Before: the count, statistics and each report's source line and caret came between and
+    after the objects.  Now every line of standard output is one report's object."""
+    write(tmp_path, {'bad.py': BAD})
+    code, out, err = escapes(tmp_path, 'check', '--format=json-lines', *more, 'bad.py')
+    assert code == 1 and [json.loads(line)['code'] for line in out] == ['ESC301', 'ESC302', 'ESC303']
+    assert err.splitlines() == aside
+
+
+def test_github_shows_no_source_line(tmp_path):
+    """Before: --show-source printed the file's line under each annotation, and the runner reads a
+    line that starts with '::' (after spaces) as a workflow command: a docstring could mask a
+    secret's value or stop the commands.  The annotation has the span; the count and statistics
+    stay on standard output (the runner prints them in the log)."""
+    write(tmp_path, {'bad.py': 'def f():\n    """\n    ::stop-commands::x \\d\n    """\n'})
+    code, out, err = escapes(tmp_path, 'check', '--format=github', '--show-source', '--count',
+                             '--statistics', 'bad.py')
+    assert (code, err) == (1, '')
+    assert out == ['::error file=bad.py,line=3,endLine=3,col=24,endColumn=25,title=ESC301::ESC301 '
+                   "invalid escape sequence '\\d'; write '\\\\d' or use a raw string",
+                   '1     ESC301 invalid-escape', '1']
