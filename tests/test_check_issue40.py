@@ -118,3 +118,18 @@ def test_github_shows_no_source_line(tmp_path):
     assert out == ['::error file=bad.py,line=3,endLine=3,col=24,endColumn=25,title=ESC301::ESC301 '
                    "invalid escape sequence '\\d'; write '\\\\d' or use a raw string",
                    '1     ESC301 invalid-escape', '1']
+
+
+# -- issue 40's attacks on the command line (beyond its items) -----------------------------------
+
+def test_a_utf16_file_gets_e999_and_no_escape_at_its_nul_bytes(tmp_path):
+    """A UTF-16 file (BOM, no cookie) does not compile: CPython refuses its NUL bytes, E999 says so.
+    Before: read as latin-1, each backslash was followed by a NUL, reported as ESC301
+    "invalid escape sequence '\\<U+0000>'; write '\\\\<U+0000>'", advice that fits no file.  A real
+    escape beside a NUL byte is still reported."""
+    (tmp_path / 'u16.py').write_bytes(b'\xff\xfe' + 'x = "\\d"\n'.encode('utf-16-le'))
+    (tmp_path / 'nul.py').write_bytes(b'x = "\\d"\x00\n')
+    code, out, _ = escapes(tmp_path, 'check', 'u16.py', 'nul.py')
+    e999 = 'E999 SyntaxError: source code string cannot contain null bytes'
+    esc301 = "ESC301 invalid escape sequence '\\d'; write '\\\\d' or use a raw string"
+    assert (code, out) == (1, [f'nul.py:1:1: {e999}', f'nul.py:1:6: {esc301}', f'u16.py:1:1: {e999}'])

@@ -283,8 +283,10 @@ def text_results(
         return []
     output.say(f'{said}: checked {checks.TEXT_CHECKS} on its literals; '
                f'skipped {checks.AST_CHECKS}, which need the AST', sys.stderr)
+    # A backslash before a NUL is no escape anyone wrote: CPython refuses the NUL first (the E999),
+    # and a UTF-16 file read as latin-1 has one after each backslash (issue 40's attacks).
     return [(report.code, report.line, report.col, report.rule.message.format(**report.fields))
-            for report in reports]
+            for report in reports if lines[report.line - 1][report.col + 1:report.col + 2] != '\0']
 
 
 def may_report(lines: list[str], rows: list[int]) -> bool:
