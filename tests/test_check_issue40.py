@@ -133,3 +133,36 @@ def test_a_utf16_file_gets_e999_and_no_escape_at_its_nul_bytes(tmp_path):
     e999 = 'E999 SyntaxError: source code string cannot contain null bytes'
     esc301 = "ESC301 invalid escape sequence '\\d'; write '\\\\d' or use a raw string"
     assert (code, out) == (1, [f'nul.py:1:1: {e999}', f'nul.py:1:6: {esc301}', f'u16.py:1:1: {e999}'])
+
+
+@pytest.mark.parametrize('form', ['json', 'pylnt'])
+def test_an_unknown_format_in_the_config_file_is_refused(tmp_path, form):
+    """Before: a config file's ``format = json`` (or a typo) printed the word as each report's line,
+    as flake8 does (its Default formatter takes an unknown name for a format string).  Now refused
+    as --format refuses it; check's own formats are --format's only (flake8 reads the file too)."""
+    write(tmp_path, {'bad.py': BAD, 'setup.cfg': f'[flake8]\nformat = {form}\n'})
+    code, out, err = escapes(tmp_path, 'check', 'bad.py')
+    assert (code, out) == (2, [])
+    assert err.startswith(f"flake8-escapes check: error: the configuration's format: unknown format "
+                          f"{form!r} (known: default, pylint, ")
+    assert err.endswith("; github, json, json-lines: with --format only)\n")
+    assert escapes(tmp_path, 'check', '--format=json-lines', 'bad.py')[0] == 1  # the command line wins
+
+
+@pytest.mark.parametrize('select, shown', [('F', 'F'), ('', ''), ('E999,F', 'E999,F'), ('E', None)])
+@pytest.mark.parametrize('command', ['check', 'fix'])
+def test_a_configuration_that_selects_no_esc_code_says_so(tmp_path, select, shown, command):
+    """flake8 reports nothing then (its select wins, ``select =`` left empty selects nothing), and
+    so do check and fix; before, silently (exit 0, a CI job green for ever), now with one line on
+    standard error, as when the configuration ignores every ESC code."""
+    write(tmp_path, {'bad.py': BAD, 'setup.cfg': f'[flake8]\nselect = {select}\n'})
+    if shown is None:  # 'E' selects ESC by its prefix: nothing said
+        assert escapes(tmp_path, command, 'bad.py')[::2] == (1, '')
+        return
+    assert flake8(tmp_path, 'bad.py') == (0, [])
+    # --select on check's command line is what the user asked for: nothing said
+    assert escapes(tmp_path, 'check', '--select=E999', 'bad.py') == (0, [], '')
+    assert escapes(tmp_path, command, 'bad.py') == (
+        0, [], f'flake8-escapes: no ESC code is selected (select = {shown}); add extend-select = ESC '
+               'to report them\n')
+    assert (tmp_path / 'bad.py').read_text() == BAD

@@ -47,6 +47,7 @@ from flake8.formatting.base import BaseFormatter
 from flake8.formatting.default import SimpleFormatter
 from flake8.processor import FileProcessor
 from flake8.statistics import Statistics
+from flake8.style_guide import Decision
 from flake8.violation import Violation
 
 from flake8_escapes import api, checks, collector_paused, config, escapes, output, rules, source
@@ -60,6 +61,8 @@ KNOWN = (*CODES, 'E902', 'E999')
 NAMES = {**{rule.code: rule.name for rule in rules.RULES}, 'E902': 'io-error', 'E999': 'syntax-error'}
 IGNORED_ALL = ('flake8-escapes: the configuration ignores every ESC code (flake8 matches by prefix: '
                '"E" ignores ESC too); add extend-select = ESC to report them')
+NOT_SELECTED = ('flake8-escapes: no ESC code is selected (select = {}); add extend-select = ESC '
+                'to report them')
 FIRST_LINES = re.compile(rb'([^\r\n]*(?:\r\n|\r|\n)?)([^\r\n]*(?:\r\n|\r|\n)?)')
 FLAKE8_WORD = re.compile('flake8', re.IGNORECASE)
 #: Encodings (as ``tokenize.detect_encoding`` names them) whose only byte for a backslash is its ASCII
@@ -360,17 +363,22 @@ def job_count(settings: config.Config, files: list[str]) -> int:
 def configured(args: argparse.Namespace, argv: list[str]) -> config.Config:
     """The run's configuration, with the formatter ``--format`` names: ours (``FORMATTERS``), or
     else flake8's ``--format``: one of flake8's formatters, a plugin's, or a format string
-    (``%(path)s:%(row)d: ...``); another name is refused, with the names known."""
+    (``%(path)s:%(row)d: ...``); another name is refused, with the names known, and so is a
+    config file's ``format`` (flake8's only: flake8 reads the file too, and would print an
+    unknown name as each report's line)."""
     ours = FORMATTERS.get(args.format or '')
     if args.format and not ours:
         argv.insert(0, f'--format={args.format}')
     settings = config.Config(argv, ours, args.output_file)
-    if args.format and not ours and args.format not in settings.reporters and '%(' not in args.format:
-        raise config.Unusable(f"--format: unknown format {args.format!r} (known: "
-                              f"{', '.join([*sorted(settings.reporters), *FORMATTERS])}, "
-                              "or a flake8 format string such as '%(path)s:%(row)d: %(code)s %(text)s')")
+    form = args.format or settings.options.format
+    where = '--format' if args.format else "the configuration's format"
+    if not ours and form not in settings.reporters and '%(' not in form:
+        known = [*sorted(settings.reporters), *(FORMATTERS if args.format else ())]
+        also = '' if args.format else f"; {', '.join(FORMATTERS)}: with --format only"
+        raise config.Unusable(f"{where}: unknown format {form!r} (known: {', '.join(known)}, or a "
+                              f"flake8 format string such as '%(path)s:%(row)d: %(code)s %(text)s'{also})")
     if isinstance(settings.formatter, SimpleFormatter):
-        format_refused(settings.formatter, '--format' if args.format else "the configuration's format")
+        format_refused(settings.formatter, where)
     return settings
 
 
@@ -388,6 +396,20 @@ def format_refused(formatter: SimpleFormatter, where: str) -> None:
     else:
         return
     raise config.Unusable(f'{where} {formatter.error_format!r}: {why}')
+
+
+def selection_note(settings: config.Config, codes: tuple[str, ...], args: argparse.Namespace) -> str | None:
+    """One line when the configuration reports none of ``codes`` (as flake8 would not): it ignores
+    them all (``IGNORED_ALL``), or a config file's ``select`` names none (``select = F``, ``select =``
+    left empty: ``NOT_SELECTED``); a run that prints nothing then says why.  Not a ``--select``
+    given on the command line: that is what the user asked for."""
+    if settings.ignores_all(codes):
+        return IGNORED_ALL
+    decider = settings.guide.default_style_guide.decider
+    if (getattr(args, config.PASSED_ON + 'select', None) is not None
+            or any(decider.decision_for(code) is Decision.Selected for code in codes)):
+        return None
+    return NOT_SELECTED.format(','.join(settings.options.select or ()))
 
 
 def files_to_read(settings: config.Config, paths: list[str]) -> tuple[list[str], bool]:
@@ -409,8 +431,9 @@ def run(args: argparse.Namespace) -> int:
     _stdin = None  # read again by a second run in the same process
     argv = config.flake8_argv(args, args.paths)
     settings = _settings = configured(args, argv)
-    if settings.ignores_all(CODES):
-        output.say(IGNORED_ALL, sys.stderr)
+    note = selection_note(settings, CODES, args)
+    if note:
+        output.say(note, sys.stderr)
     files, missing = files_to_read(settings, args.paths or ['.'])
     jobs = job_count(settings, files)
     gc.freeze()  # the modules and the configuration, never garbage: not scanned again (inherited by fork)

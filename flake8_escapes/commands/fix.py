@@ -168,8 +168,9 @@ def run(args: argparse.Namespace) -> int:
         return 2
     paths = args.paths or ['.']
     settings = config.Config(config.flake8_argv(args, paths))  # what flake8 would check
-    if settings.ignores_all(FIXABLE):
-        say(check.IGNORED_ALL, sys.stderr)
+    note = check.selection_note(settings, FIXABLE, args)
+    if note:
+        say(note, sys.stderr)
     jobs = []
     files, missing = config.walk(settings, paths, once=True)
     for path in files:
