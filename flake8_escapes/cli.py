@@ -8,6 +8,7 @@ Exit status: 0 nothing to report or change, 1 reports (``check``) or changes
 from __future__ import annotations
 
 import argparse
+import os
 import shutil
 import sys
 import textwrap
@@ -15,7 +16,7 @@ from typing import Callable, Sequence
 
 import flake8
 
-from flake8_escapes import __version__, config
+from flake8_escapes import __version__, config, output
 from flake8_escapes.commands import check, explain
 
 FIX_EPILOG = '''\
@@ -161,6 +162,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return run(args)
     except config.Unusable as error:  # bad usage, in the config file: as argparse's errors
         print(f'flake8-escapes {args.command}: error: {error}', file=sys.stderr)
+        return 2
+    except OSError as error:  # the output not written: a full disk, --output-file a folder (issue 40)
+        output.closed(sys.stdout)  # what is left in its buffer goes nowhere, not into a second error
+        where = f'{output.shown(os.fsdecode(error.filename))}: ' if error.filename else ''
+        print(f'flake8-escapes {args.command}: error: {where}{error.strerror or error}', file=sys.stderr)
         return 2
 
 

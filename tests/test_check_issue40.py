@@ -7,6 +7,9 @@ helpers); every test here failed on main before issue 40.
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 
 import pytest
 
@@ -166,3 +169,27 @@ def test_a_configuration_that_selects_no_esc_code_says_so(tmp_path, select, show
         0, [], f'flake8-escapes: no ESC code is selected (select = {shown}); add extend-select = ESC '
                'to report them\n')
     assert (tmp_path / 'bad.py').read_text() == BAD
+
+
+@pytest.mark.skipif(not os.path.exists('/dev/full'), reason='needs /dev/full (a full disk)')
+@pytest.mark.parametrize('args', [
+    ['check', 'bad.py'], ['check', '--format=json', 'bad.py'], ['check', '--count', 'bad.py'],
+    ['fix', '--diff', 'bad.py'], ['explain', 'ESC301'],
+])
+def test_an_output_that_cannot_be_written_is_one_line(tmp_path, args):
+    """Before: a traceback (OSError: No space left on device) and exit 1, as flake8 does; a CI
+    job would read exit 1 as 'reports'.  Now one line and exit 2."""
+    write(tmp_path, {'bad.py': BAD})
+    with open('/dev/full', 'w') as full:
+        proc = subprocess.run([sys.executable, '-m', 'flake8_escapes', *args], cwd=tmp_path, stdout=full,
+                              stderr=subprocess.PIPE, text=True, timeout=300)
+    said = f'flake8-escapes {args[0]}: error: No space left on device\n'
+    assert (proc.returncode, proc.stderr) == (2, said)
+    assert (tmp_path / 'bad.py').read_text() == BAD
+
+
+def test_an_output_file_that_is_a_folder_is_one_line(tmp_path):
+    write(tmp_path, {'bad.py': BAD})
+    (tmp_path / 'out').mkdir()
+    assert escapes(tmp_path, 'check', '--output-file=out', 'bad.py') == (
+        2, [], 'flake8-escapes check: error: out: Is a directory\n')
