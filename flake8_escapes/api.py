@@ -46,7 +46,10 @@ SAFE = tuple(rule.code for rule in rules.RULES if rule.fix == rules.SAFE)
 UNSAFE = tuple(rule.code for rule in rules.RULES if rule.fix == rules.UNSAFE)
 CODES = tuple(rule.code for rule in rules.RULES)
 #: Why a text is not checked or fixed as a whole (``Checked.error``).
-PROBLEMS = (SyntaxError, tokenize.TokenError, SystemError, UnicodeDecodeError)
+PROBLEMS = (SyntaxError, tokenize.TokenError, SystemError, UnicodeDecodeError, RecursionError, MemoryError)
+#: Those of a text CPython does not compile (the parser's RecursionError or MemoryError: nested too
+#: deep, ``1+1+...`` 5,000 times): its literals' text still gives reports (``text_reports``).
+UNPARSED = (SyntaxError, UnicodeDecodeError, RecursionError, MemoryError)
 #: The exceptions the fixer raises for a text it cannot fix (it does not parse, ...), besides ``fix.Refused``.
 UNFIXABLE = (SyntaxError, ValueError, UnicodeDecodeError, RecursionError)
 #: The title of the action that makes every safe fix (``fix``), in every editor.
@@ -199,7 +202,7 @@ def lint(text: str, settings: config.Config | None = None, filename: str = 'stdi
         return []
     functions = settings.regex_functions if settings else ()
     (reports, error), tree = _checked(text, lines, functions)
-    if isinstance(error, (SyntaxError, UnicodeDecodeError)):  # check's reports of such a file
+    if isinstance(error, UNPARSED):  # check's reports of such a file
         reports = text_reports(lines) or []
     shown = _reported(settings, filename)
     reports = [report for report in reports if report.code in shown]

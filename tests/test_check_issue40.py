@@ -6,10 +6,12 @@ helpers); every test here failed on main before issue 40.
 """
 from __future__ import annotations
 
+import ast
 import json
 import os
 import subprocess
 import sys
+import warnings
 
 import pytest
 
@@ -193,3 +195,32 @@ def test_an_output_file_that_is_a_folder_is_one_line(tmp_path):
     (tmp_path / 'out').mkdir()
     assert escapes(tmp_path, 'check', '--output-file=out', 'bad.py') == (
         2, [], 'flake8-escapes check: error: out: Is a directory\n')
+
+
+#: Sources CPython cannot parse for their depth: its parser raises RecursionError ('1+1+...', 3.11+)
+#: or MemoryError (nested lambdas, unary minus: 3.10-3.15) instead of a SyntaxError.
+TOO_DEEP = ['y = 1' + '+1' * 100_000, 'y = ' + 'lambda: ' * 100_000 + '1', 'y = ' + '-' * 200_000 + '1']
+
+
+@pytest.mark.parametrize('deep', TOO_DEEP, ids=['sum', 'lambdas', 'minus'])
+def test_a_source_nested_too_deep_is_e999_and_the_run_goes_on(tmp_path, deep):
+    """Before: the parser's RecursionError or MemoryError went up through check (a traceback, the
+    other files' reports lost) and api.lint (the server published nothing for the buffer).  Now
+    the file gets E999 (CPython does not compile it) and the reports its literals' text gives."""
+    source = f'x = "\\d"\n{deep}\n'
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter('ignore')  # the compiler's own warning about '\d'
+            ast.parse(source)  # as flake8 reads a file (3.10 parses the sum; only its compiler refuses it)
+    except (SyntaxError, RecursionError, MemoryError) as error:
+        refused = type(error).__name__
+    else:
+        pytest.skip('this Python parses it')
+    write(tmp_path, {'deep.py': source, 'good.py': BAD})
+    code, out, err = escapes(tmp_path, 'check', 'deep.py', 'good.py')
+    assert code == 1 and out[0].startswith('deep.py:') and f'E999 {refused}: ' in out[0]
+    assert out[1:] == ["deep.py:1:6: ESC301 invalid escape sequence '\\d'; write '\\\\d' or use a raw string",
+                       *escapes(tmp_path, 'check', 'good.py')[1]]
+    assert err.startswith(f'deep.py: does not parse ({refused}')
+    from flake8_escapes import api
+    assert [(item.code, item.line, item.column) for item in api.lint(source)] == [('ESC301', 1, 5)]

@@ -219,6 +219,8 @@ def _problem(error: Exception) -> tuple[str, int, int, str]:
     if isinstance(error, SyntaxError):
         row, column = FileChecker._extract_syntax_information(error)
         return 'E999', row, column, f'{type(error).__name__}: {error.args[0]}'
+    if isinstance(error, (RecursionError, MemoryError)):  # the parser's: nested too deep to compile
+        return 'E999', 1, 0, f'{type(error).__name__}: {str(error) or "nested too deep to parse"}'
     if isinstance(error, tokenize.TokenError):
         row, column = FileChecker._extract_syntax_information(error)
         return 'E902', row, column, f'{type(error).__name__}: {error.args[0]}'
@@ -263,13 +265,13 @@ def _file_results(filename: str) -> tuple[str, list[Result]]:
              for report in reports]
     if problem is not None:
         found = [_problem(problem)]
-        if escapes and isinstance(problem, (SyntaxError, UnicodeDecodeError)):
+        if escapes and isinstance(problem, api.UNPARSED):
             found += text_results(name, lines, problem)
     return name, with_noqa_lines(found, lines, text, settings.options.show_source)
 
 
 def text_results(
-    name: str, lines: list[str], error: SyntaxError | UnicodeDecodeError,
+    name: str, lines: list[str], error: SyntaxError | UnicodeDecodeError | RecursionError | MemoryError,
 ) -> list[tuple[str, int, int, str]]:
     """The reports of a file that does not parse (ESC304 above all: an escape
     CPython refuses) that its literals' text alone gives
