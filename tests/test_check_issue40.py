@@ -9,6 +9,7 @@ from __future__ import annotations
 import ast
 import json
 import os
+import socket
 import subprocess
 import sys
 import warnings
@@ -224,3 +225,22 @@ def test_a_source_nested_too_deep_is_e999_and_the_run_goes_on(tmp_path, deep):
     assert err.startswith(f'deep.py: does not parse ({refused}')
     from flake8_escapes import api
     assert [(item.code, item.line, item.column) for item in api.lint(source)] == [('ESC301', 1, 5)]
+
+
+@pytest.mark.skipif(not hasattr(socket, 'AF_UNIX'), reason='needs Unix sockets')
+@pytest.mark.parametrize('command', ['check', 'fix'])
+def test_a_socket_named_is_skipped_as_a_fifo_is(tmp_path, command):
+    """Before: fix said 'sock.py: cannot read: No such device or address' and exited 2 (a socket
+    cannot be opened), where check, and fix for a FIFO, say it is skipped."""
+    write(tmp_path, {'bad.py': BAD})
+    server = socket.socket(socket.AF_UNIX)
+    try:
+        try:
+            server.bind(str(tmp_path / 'sock.py'))
+        except OSError:  # a temporary folder's path too long for a socket's name
+            pytest.skip('cannot make a socket there')
+        os.mkfifo(tmp_path / 'fifo.py')
+        code, _, err = escapes(tmp_path, command, 'sock.py', 'fifo.py')
+    finally:
+        server.close()
+    assert (code, err) == (0, 'sock.py: skipped, not a regular file\nfifo.py: skipped, not a regular file\n')

@@ -58,7 +58,13 @@ def read_bytes(path: str) -> tuple[bytes, fix.Snapshot | None] | None:
     if path == '-':
         return sys.stdin.buffer.read(), None
     # O_NONBLOCK: opening a FIFO must not wait for a writer; it is then skipped.
-    with os.fdopen(os.open(path, output.READ_FLAGS), 'rb') as f:
+    try:
+        fd = os.open(path, output.READ_FLAGS)
+    except OSError:
+        if os.path.exists(path) and not os.path.isfile(path):  # a socket cannot be opened (ENXIO)
+            return None
+        raise
+    with os.fdopen(fd, 'rb') as f:
         if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
             return None
         data = f.read()
