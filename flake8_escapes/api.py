@@ -51,7 +51,7 @@ PROBLEMS = (SyntaxError, tokenize.TokenError, SystemError, UnicodeDecodeError, R
 #: deep, ``1+1+...`` 5,000 times): its literals' text still gives reports (``text_reports``).
 UNPARSED = (SyntaxError, UnicodeDecodeError, RecursionError, MemoryError)
 #: The exceptions the fixer raises for a text it cannot fix (it does not parse, ...), besides ``fix.Refused``.
-UNFIXABLE = (SyntaxError, ValueError, UnicodeDecodeError, RecursionError)
+UNFIXABLE = (SyntaxError, ValueError, UnicodeDecodeError, RecursionError, MemoryError)
 #: The title of the action that makes every safe fix (``fix``), in every editor.
 FIX_ALL_TITLE = 'Fix all safe escape problems'
 #: What an unsafe fix changes, for its title: "Make raw (changes the value: ...)".
@@ -329,7 +329,7 @@ def _why(error: BaseException) -> str:
     if isinstance(error, SyntaxError):
         where = f' (line {error.lineno})' if error.lineno else ''
         return f'does not parse: {error.msg or error}{where}'
-    if isinstance(error, RecursionError):
+    if isinstance(error, (RecursionError, MemoryError)):
         return 'nested too deeply for this Python to check'
     return f'{type(error).__name__}: {error}'
 

@@ -244,3 +244,17 @@ def test_a_socket_named_is_skipped_as_a_fifo_is(tmp_path, command):
     finally:
         server.close()
     assert (code, err) == (0, 'sock.py: skipped, not a regular file\nfifo.py: skipped, not a regular file\n')
+
+
+@pytest.mark.parametrize('deep', TOO_DEEP, ids=['sum', 'lambdas', 'minus'])
+def test_fix_leaves_a_source_nested_too_deep_alone_in_one_line(tmp_path, deep):
+    """fix said so for the parser's RecursionError; its MemoryError (nested lambdas, unary minus)
+    gave 'left alone: MemoryError: ' in fix and went up through api.fix (the server's fix-all)."""
+    source = f'x = "\\d"\n{deep}\n'
+    write(tmp_path, {'deep.py': source})
+    code, out, err = escapes(tmp_path, 'fix', '--diff', 'deep.py')
+    assert (code, out[:5], err) in (
+        (2, [], 'deep.py: left alone: nested too deeply for this Python to check\n'),
+        (1, ['--- a/deep.py', '+++ b/deep.py', '@@ -1,2 +1,2 @@', '-x = "\\d"', '+x = r"\\d"'], ''))  # 3.10
+    from flake8_escapes import api
+    assert api.fix(source).text in (source, source.replace('"\\d"', 'r"\\d"', 1))

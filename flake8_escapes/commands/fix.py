@@ -88,7 +88,7 @@ def fixed_bytes(name: str, data: bytes, job: Job) -> tuple[fix.BytesResult | Non
         return None, 0, _not_parsed(name, data, job, message, error.lineno)
     except ValueError as error:  # null bytes
         return None, 0, f'{name}: skipped, does not parse: {error}'
-    except RecursionError:
+    except (RecursionError, MemoryError):  # the parser's, for a source nested too deep (issue 40)
         return None, 2, f'{name}: left alone: nested too deeply for this Python to check'
     except Exception as error:  # never stop the run: one line, exit 2
         return None, 2, f'{name}: left alone: {type(error).__name__}: {error}'
