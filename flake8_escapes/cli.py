@@ -156,6 +156,9 @@ def command_run(command: str) -> Callable[[argparse.Namespace], int]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    for name in ('stdout', 'stderr'):
+        if getattr(sys, name) is None:  # started with it closed (`>&-`): nowhere, as after a closed pipe
+            setattr(sys, name, open(os.devnull, 'w', encoding='utf-8'))
     args = parser().parse_args(argv)
     run = command_run(args.command)
     try:

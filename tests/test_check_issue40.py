@@ -258,3 +258,28 @@ def test_fix_leaves_a_source_nested_too_deep_alone_in_one_line(tmp_path, deep):
         (1, ['--- a/deep.py', '+++ b/deep.py', '@@ -1,2 +1,2 @@', '-x = "\\d"', '+x = r"\\d"'], ''))  # 3.10
     from flake8_escapes import api
     assert api.fix(source).text in (source, source.replace('"\\d"', 'r"\\d"', 1))
+
+
+@pytest.mark.skipif(os.name != 'posix', reason="a POSIX shell's >&-")
+@pytest.mark.parametrize('args, status', [
+    ('check bad.py', 1), ('check --count --format=json bad.py', 1), ('check clean.py', 0),
+    ('fix --diff bad.py', 1), ('explain ESC301', 0), ('check bad.py missing.py', 2),
+])
+@pytest.mark.parametrize('closed', ['>&-', '2>&-', '>&- 2>&-'])
+def test_closed_standard_streams(tmp_path, args, status, closed):
+    """Before: with standard output closed (`>&-`: Python's sys.stdout is None) flake8's formatter
+    raised at its start ('NoneType' object has no attribute 'isatty'): a traceback and exit 1,
+    whatever the files held.  Now what would go there goes nowhere, as after a closed pipe, and
+    the exit status is the run's.  With standard error closed, its lines went to standard output
+    (``print(file=None)``), into the reports (the count inside the JSON's output): now nowhere."""
+    write(tmp_path, {'bad.py': BAD, 'clean.py': CLEAN})
+
+    def run(redirect):
+        return subprocess.run(f'"{sys.executable}" -m flake8_escapes {args} {redirect}', shell=True,
+                              cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    proc = run(closed)
+    assert 'Traceback' not in proc.stderr
+    assert proc.returncode == status
+    if closed == '2>&-':
+        assert proc.stdout == run('').stdout
+    assert (tmp_path / 'bad.py').read_text() == BAD
