@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import os
 import shutil
+import signal
 import sys
 import textwrap
 from typing import Callable, Sequence
@@ -155,17 +156,26 @@ def command_run(command: str) -> Callable[[argparse.Namespace], int]:
     return {'check': check.run, 'explain': explain.run, 'server': serve}[command]
 
 
+def _terminated(number: int, frame: object) -> None:
+    raise SystemExit(128 + number)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     for name in ('stdout', 'stderr'):
         if getattr(sys, name) is None:  # started with it closed (`>&-`): nowhere, as after a closed pipe
             setattr(sys, name, open(os.devnull, 'w', encoding='utf-8'))
     args = parser().parse_args(argv)
     run = command_run(args.command)
+    if args.command in ('check', 'fix'):  # SIGTERM as Ctrl-C: the pool's workers stopped, each file whole
+        signal.signal(signal.SIGTERM, _terminated)
     try:
         return run(args)
     except config.Unusable as error:  # bad usage, in the config file: as argparse's errors
         print(f'flake8-escapes {args.command}: error: {error}', file=sys.stderr)
         return 2
+    except KeyboardInterrupt:  # Ctrl-C: each file was written whole or not at all (fix.files.write)
+        print(f'flake8-escapes {args.command}: interrupted', file=sys.stderr)
+        return 130
     except OSError as error:  # the output not written: a full disk, --output-file a folder (issue 40)
         output.closed(sys.stdout)  # what is left in its buffer goes nowhere, not into a second error
         where = f'{output.shown(os.fsdecode(error.filename))}: ' if error.filename else ''

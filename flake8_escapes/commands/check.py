@@ -36,6 +36,7 @@ import multiprocessing
 import operator
 import os
 import re
+import signal
 import stat
 import sys
 import tokenize
@@ -154,6 +155,7 @@ def aside(formatter: BaseFormatter) -> TextIO:
 
 def _init(argv: list[str]) -> None:
     global _settings
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the main process's: no worker traceback
     if _settings is None:  # spawn or forkserver: read the configuration again
         _settings = config.Config(argv)
         gc.freeze()

@@ -8,9 +8,11 @@ could not be read, fixed or written (the other files are still fixed).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import io
 import multiprocessing
 import os
+import signal
 import stat
 import sys
 import warnings
@@ -156,13 +158,46 @@ def fix_file(job: Job) -> Outcome:
     return Outcome(1, [*printed, (False, f'{name}: fixed {_summary(result.fixed)}')], b'', unsafe_left)
 
 
+def _worker_started() -> None:
+    """Ctrl-C (SIGINT, sent to every process of the terminal's group) is the main process's to
+    handle: it stops the pool, whose SIGTERM ends each worker once its file is done
+    (``signals_deferred``); a worker prints no traceback of its own."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+@contextlib.contextmanager
+def signals_deferred() -> Iterator[None]:
+    """Ctrl-C and SIGTERM wait while a file is fixed, and act as they would have right after:
+    a signal that arrives while the temporary file is made (``mkstemp``'s open) would stop the
+    process before ``fix.files.write`` could remove it, and leave it beside the file.  A signal
+    ignored (a worker's SIGINT) stays ignored."""
+    caught: list[int] = []
+    kept = {}
+    for number in (signal.SIGINT, signal.SIGTERM):
+        if signal.getsignal(number) is not signal.SIG_IGN:
+            kept[number] = signal.signal(number, lambda got, frame: caught.append(got))
+    try:
+        yield
+    finally:
+        for number, handler in kept.items():
+            signal.signal(number, handler)
+    if caught:
+        signal.raise_signal(caught[0])  # its own handler now: KeyboardInterrupt, or the end
+
+
+def fix_file_whole(job: Job) -> Outcome:
+    """``fix_file``, not cut short by a signal (``signals_deferred``)."""
+    with signals_deferred():
+        return fix_file(job)
+
+
 def outcomes(jobs: list[Job], processes: int) -> Iterator[Outcome]:
     """Each job's outcome, in the jobs' order (in ``processes`` worker processes when more than one)."""
     if processes > 1:
-        with multiprocessing.Pool(processes) as pool:
-            yield from pool.imap(fix_file, jobs)
+        with multiprocessing.Pool(processes, _worker_started) as pool:
+            yield from pool.imap(fix_file_whole, jobs)
     else:
-        yield from map(fix_file, jobs)
+        yield from map(fix_file_whole, jobs)
 
 
 def run(args: argparse.Namespace) -> int:
