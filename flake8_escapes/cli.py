@@ -13,6 +13,7 @@ import shutil
 import signal
 import sys
 import textwrap
+import threading
 from typing import Callable, Sequence
 
 import flake8
@@ -166,8 +167,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             setattr(sys, name, open(os.devnull, 'w', encoding='utf-8'))
     args = parser().parse_args(argv)
     run = command_run(args.command)
-    if args.command in ('check', 'fix'):  # SIGTERM as Ctrl-C: the pool's workers stopped, each file whole
-        signal.signal(signal.SIGTERM, _terminated)
+    # SIGTERM as Ctrl-C in check and fix: the pool's workers stopped, each file whole; put back after
+    handled = args.command in ('check', 'fix') and threading.current_thread() is threading.main_thread()
+    before = signal.signal(signal.SIGTERM, _terminated) if handled else None
     try:
         return run(args)
     except config.Unusable as error:  # bad usage, in the config file: as argparse's errors
@@ -181,6 +183,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         where = f'{output.shown(os.fsdecode(error.filename))}: ' if error.filename else ''
         print(f'flake8-escapes {args.command}: error: {where}{error.strerror or error}', file=sys.stderr)
         return 2
+    finally:
+        if handled:
+            signal.signal(signal.SIGTERM, before)
 
 
 if __name__ == '__main__':

@@ -15,6 +15,7 @@ import os
 import signal
 import stat
 import sys
+import threading
 import warnings
 from collections import Counter
 from typing import Iterator, NamedTuple
@@ -173,7 +174,8 @@ def signals_deferred() -> Iterator[None]:
     ignored (a worker's SIGINT) stays ignored."""
     caught: list[int] = []
     kept = {}
-    for number in (signal.SIGINT, signal.SIGTERM):
+    main = threading.current_thread() is threading.main_thread()  # only there can handlers be set
+    for number in (signal.SIGINT, signal.SIGTERM) if main else ():
         if signal.getsignal(number) is not signal.SIG_IGN:
             kept[number] = signal.signal(number, lambda got, frame: caught.append(got))
     try:
