@@ -319,3 +319,18 @@ def test_an_interrupted_run_ends_in_one_line_and_leaves_each_file_whole(tmp_path
         (1, ''))  # done before the signal came (a fast machine)
     assert sorted(path.name for path in folder.iterdir()) == sorted(f'f{number}.py' for number in range(800))
     assert {path.read_text() for path in folder.iterdir()} <= {original, original.replace('"\\', 'r"\\')}
+
+
+@pytest.mark.skipif(os.name != 'posix', reason='POSIX signals')
+def test_a_worker_ends_at_the_pools_sigterm_at_once():
+    """The main process handles SIGTERM (as Ctrl-C); a worker inherits that handler by fork, and
+    the pool's own SIGTERM at the end of every run then raised SystemExit wherever the worker
+    waited: `check --jobs 2` hung for ever about once in 40 runs.  Each worker's initializer puts
+    the default back (fix's keeps a file's SIGTERM deferred until it is written)."""
+    code = ('import signal; from flake8_escapes import cli; from flake8_escapes.commands import check, fix\n'
+            'signal.signal(signal.SIGTERM, cli._terminated); check._settings = object(); check._init([])\n'
+            'print(signal.getsignal(signal.SIGTERM) is signal.SIG_DFL)\n'
+            'signal.signal(signal.SIGTERM, cli._terminated); fix._worker_started()\n'
+            'print(signal.getsignal(signal.SIGTERM) is signal.SIG_DFL)\n')
+    proc = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True, timeout=120)
+    assert (proc.stdout, proc.stderr) == ('True\nTrue\n', '')

@@ -155,7 +155,10 @@ def aside(formatter: BaseFormatter) -> TextIO:
 
 def _init(argv: list[str]) -> None:
     global _settings
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the main process's: no worker traceback
+    # Ctrl-C is the main process's (no worker traceback); the pool's SIGTERM at its end must end
+    # the worker at once, not run the main process's handler inherited by fork (a deadlock)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     if _settings is None:  # spawn or forkserver: read the configuration again
         _settings = config.Config(argv)
         gc.freeze()

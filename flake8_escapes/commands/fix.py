@@ -162,8 +162,11 @@ def fix_file(job: Job) -> Outcome:
 def _worker_started() -> None:
     """Ctrl-C (SIGINT, sent to every process of the terminal's group) is the main process's to
     handle: it stops the pool, whose SIGTERM ends each worker once its file is done
-    (``signals_deferred``); a worker prints no traceback of its own."""
+    (``signals_deferred``), at once otherwise (not by the main process's handler, inherited by
+    fork: the worker would raise SystemExit wherever it waits, and may hang); a worker prints no
+    traceback of its own."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 @contextlib.contextmanager
