@@ -47,9 +47,12 @@ SAFE = tuple(rule.code for rule in rules.RULES if rule.fix == rules.SAFE)
 UNSAFE = tuple(rule.code for rule in rules.RULES if rule.fix == rules.UNSAFE)
 CODES = tuple(rule.code for rule in rules.RULES)
 #: Why a text is not checked or fixed as a whole (``Checked.error``).
-PROBLEMS = (SyntaxError, tokenize.TokenError, SystemError, UnicodeDecodeError)
+PROBLEMS = (SyntaxError, tokenize.TokenError, SystemError, UnicodeDecodeError, RecursionError, MemoryError)
+#: Those of a text CPython does not compile (the parser's RecursionError or MemoryError: nested too
+#: deep, ``1+1+...`` 5,000 times): its literals' text still gives reports (``text_reports``).
+UNPARSED = (SyntaxError, UnicodeDecodeError, RecursionError, MemoryError)
 #: The exceptions the fixer raises for a text it cannot fix (it does not parse, ...), besides ``fix.Refused``.
-UNFIXABLE = (SyntaxError, ValueError, UnicodeDecodeError, RecursionError)
+UNFIXABLE = (SyntaxError, ValueError, UnicodeDecodeError, RecursionError, MemoryError)
 #: The title of the action that makes every safe fix (``fix``), in every editor.
 FIX_ALL_TITLE = 'Fix all safe escape problems'
 #: What an unsafe fix changes, for its title: "Make raw (changes the value: ...)".
@@ -272,7 +275,7 @@ def _lint(text: str, settings: config.Config | None, filename: str, prefilter: b
         return []
     functions = settings.regex_functions if settings else ()
     (reports, error), tree = _checked(text, lines, functions, parse=parse, tokens_for=tokens_for)
-    if isinstance(error, (SyntaxError, UnicodeDecodeError)):  # check's reports of such a file
+    if isinstance(error, UNPARSED):  # check's reports of such a file
         whole = refused_checked(lines, functions)
         reports = whole.reports if whole else text_reports(lines) or []
     shown = _reported(settings, filename)
@@ -487,7 +490,7 @@ def _why(error: BaseException) -> str:
     if isinstance(error, SyntaxError):
         where = f' (line {error.lineno})' if error.lineno else ''
         return f'does not parse: {error.msg or error}{where}'
-    if isinstance(error, RecursionError):
+    if isinstance(error, (RecursionError, MemoryError)):
         return 'nested too deeply for this Python to check'
     return f'{type(error).__name__}: {error}'
 

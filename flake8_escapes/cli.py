@@ -3,19 +3,23 @@ command's module (``commands.check``, ``commands.fix``, ``commands.explain``,
 ``commands.server``, imported only when asked: it needs the ``server`` extra).
 
 Exit status: 0 nothing to report or change, 1 reports (``check``) or changes
-(``fix``), 2 bad usage or a file that could not be read, fixed or written.
+(``fix``), 2 bad usage or a file that could not be read, fixed or written (or
+an output that could not be written); 130 interrupted (Ctrl-C), 143 SIGTERM.
 """
 from __future__ import annotations
 
 import argparse
+import os
 import shutil
+import signal
 import sys
 import textwrap
+import threading
 from typing import Callable, Sequence
 
 import flake8
 
-from flake8_escapes import __version__, config
+from flake8_escapes import __version__, config, output
 from flake8_escapes.commands import check, explain
 
 FIX_EPILOG = '''\
@@ -155,14 +159,35 @@ def command_run(command: str) -> Callable[[argparse.Namespace], int]:
     return {'check': check.run, 'explain': explain.run, 'server': serve}[command]
 
 
+def _terminated(number: int, frame: object) -> None:
+    raise SystemExit(128 + number)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    for name in ('stdout', 'stderr'):
+        if getattr(sys, name) is None:  # started with it closed (`>&-`): nowhere, as after a closed pipe
+            setattr(sys, name, open(os.devnull, 'w', encoding='utf-8'))
     args = parser().parse_args(argv)
     run = command_run(args.command)
+    # SIGTERM as Ctrl-C in check and fix: the pool's workers stopped, each file whole; put back after
+    handled = args.command in ('check', 'fix') and threading.current_thread() is threading.main_thread()
+    before = signal.signal(signal.SIGTERM, _terminated) if handled else None
     try:
         return run(args)
     except config.Unusable as error:  # bad usage, in the config file: as argparse's errors
         print(f'flake8-escapes {args.command}: error: {error}', file=sys.stderr)
         return 2
+    except KeyboardInterrupt:  # Ctrl-C: each file was written whole or not at all (fix.files.write)
+        print(f'flake8-escapes {args.command}: interrupted', file=sys.stderr)
+        return 130
+    except OSError as error:  # the output not written: a full disk, --output-file a folder (issue 40)
+        output.closed(sys.stdout)  # what is left in its buffer goes nowhere, not into a second error
+        where = f'{output.shown(os.fsdecode(error.filename))}: ' if error.filename else ''
+        print(f'flake8-escapes {args.command}: error: {where}{error.strerror or error}', file=sys.stderr)
+        return 2
+    finally:
+        if handled:
+            signal.signal(signal.SIGTERM, before)
 
 
 if __name__ == '__main__':

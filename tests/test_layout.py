@@ -51,7 +51,7 @@ MAY_IMPORT: dict[str, set[str]] = {
                      'commands.check'},
     'commands.server': {'', 'api', 'config', 'rules', 'commands', 'commands.explain'},
     'commands.explain': {'rules'},
-    'cli': {'', 'config', 'fix', 'commands', 'commands.check', 'commands.explain', 'commands.fix',
+    'cli': {'', 'config', 'output', 'fix', 'commands', 'commands.check', 'commands.explain', 'commands.fix',
             'commands.server'},
     '__main__': {'cli'},
     'pylsp_plugin': {'api', 'config'},

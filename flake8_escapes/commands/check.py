@@ -36,16 +36,19 @@ import multiprocessing
 import operator
 import os
 import re
+import signal
 import stat
 import sys
 import tokenize
 import warnings
-from typing import Optional
+from typing import Optional, TextIO
 
 from flake8.checker import FileChecker
 from flake8.formatting.base import BaseFormatter
+from flake8.formatting.default import SimpleFormatter
 from flake8.processor import FileProcessor
 from flake8.statistics import Statistics
+from flake8.style_guide import Decision
 from flake8.violation import Violation
 
 from flake8_escapes import (
@@ -68,6 +71,8 @@ NAMES = {**{rule.code: rule.name for rule in rules.RULES}, 'E902': 'io-error', '
 REFUSED = 'ESC304'
 IGNORED_ALL = ('flake8-escapes: the configuration ignores every ESC code (flake8 matches by prefix: '
                '"E" ignores ESC too); add extend-select = ESC to report them')
+NOT_SELECTED = ('flake8-escapes: no ESC code is selected (select = {}); add extend-select = ESC '
+                'to report them')
 FIRST_LINES = re.compile(rb'([^\r\n]*(?:\r\n|\r|\n)?)([^\r\n]*(?:\r\n|\r|\n)?)')
 FLAKE8_WORD = re.compile('flake8', re.IGNORECASE)
 #: Encodings (as ``tokenize.detect_encoding`` names them) whose only byte for a backslash is its ASCII
@@ -99,7 +104,12 @@ class Ranged(BaseFormatter):
 
 class GitHub(Ranged):
     """GitHub Actions workflow commands: one ``::error`` annotation per report, from its
-    backslash (``col``) to its escape's last character (``endColumn``)."""
+    backslash (``col``) to its escape's last character (``endColumn``).  No source line under
+    it (``--show-source``): the runner would read a line of the file that starts with ``::``
+    (after spaces) as a workflow command, and the annotation shows the span."""
+
+    def show_source(self, error: Violation) -> str | None:
+        return None
 
     def format(self, error: Violation) -> str:
         def escape(text: str, *more: str) -> str:
@@ -121,7 +131,11 @@ class GitHub(Ranged):
 
 class JSONLines(Ranged):
     """One JSON object per report and line: path, line, column (1-based), code, message; and in
-    a notebook ``cell`` (its number among all cells; the line is the row within the cell)."""
+    a notebook ``cell`` (its number among all cells; the line is the row within the cell).  No
+    source line under it (``--show-source``): each line must stay a JSON object."""
+
+    def show_source(self, error: Violation) -> str | None:
+        return None
 
     def format(self, error: Violation) -> str:
         found: dict[str, object] = {'path': self.path or error.filename, 'line': error.line_number,
@@ -167,8 +181,23 @@ def points_at_files(formatter: BaseFormatter) -> bool:
         isinstance(formatter, Ranged) or type(formatter).__module__ == FLAKE8_FORMATTERS)
 
 
+#: The formatters whose output is JSON: ``--count`` and ``--statistics`` are printed on standard
+#: error beside them, so that what they write (standard output or ``--output-file``) still parses.
+DOCUMENTS = (JSON, JSONLines)
+
+
+def aside(formatter: BaseFormatter) -> TextIO:
+    """Where ``--count`` and ``--statistics`` go: standard error beside a JSON document
+    (``DOCUMENTS``), else standard output as in flake8 (the statistics: the formatter's output)."""
+    return sys.stderr if isinstance(formatter, DOCUMENTS) else sys.stdout
+
+
 def _init(argv: list[str]) -> None:
     global _settings
+    # Ctrl-C is the main process's (no worker traceback); the pool's SIGTERM at its end must end
+    # the worker at once, not run the main process's handler inherited by fork (a deadlock)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     if _settings is None:  # spawn or forkserver: read the configuration again
         _settings = config.Config(argv)
         gc.freeze()
@@ -234,6 +263,8 @@ def _problem(error: Exception) -> tuple[str, int, int, str]:
     if isinstance(error, SyntaxError):
         row, column = FileChecker._extract_syntax_information(error)
         return 'E999', row, column, f'{type(error).__name__}: {error.args[0]}'
+    if isinstance(error, (RecursionError, MemoryError)):  # the parser's: nested too deep to compile
+        return 'E999', 1, 0, f'{type(error).__name__}: {str(error) or "nested too deep to parse"}'
     if isinstance(error, tokenize.TokenError):
         row, column = FileChecker._extract_syntax_information(error)
         return 'E902', row, column, f'{type(error).__name__}: {error.args[0]}'
@@ -285,7 +316,7 @@ def _python_results(filename: str, settings: config.Config) -> tuple[str, list[F
              for report in reports]
     if problem is not None:
         found = [_problem(problem)]
-        if escapes and isinstance(problem, (SyntaxError, UnicodeDecodeError)):
+        if escapes and isinstance(problem, api.UNPARSED):
             found += text_results(name, lines, problem, settings.regex_functions)
     return name, with_noqa_lines(found, lines, text, settings.options.show_source)
 
@@ -356,7 +387,7 @@ def cells_checked(book: notebook.Notebook, name: str, text: str, settings: confi
     reports, still = api.checked(''.join(lines), lines, settings.regex_functions, escapes=escapes)
     if still is not None or not failing:  # no cell fails alone, yet the whole does not parse
         found = [_problem(problem)]
-        if escapes and isinstance(problem, (SyntaxError, UnicodeDecodeError)):
+        if escapes and isinstance(problem, api.UNPARSED):
             found += text_results(name, book.masked, problem, settings.regex_functions)
         return found
     found = [(report.code, report.line, report.col, report.rule.message.format(**report.fields))
@@ -373,7 +404,7 @@ def cells_checked(book: notebook.Notebook, name: str, text: str, settings: confi
 
 
 def text_results(
-    name: str, lines: list[str], error: SyntaxError | UnicodeDecodeError,
+    name: str, lines: list[str], error: SyntaxError | UnicodeDecodeError | RecursionError | MemoryError,
     regex_functions: tuple[apis.Api, ...],
 ) -> list[tuple[str, int, int, str]]:
     """The reports of a file that does not parse (ESC304 above all: an escape
@@ -397,8 +428,10 @@ def text_results(
         return []
     output.say(f'{said}: checked {checks.TEXT_CHECKS} on its literals; '
                f'skipped {checks.AST_CHECKS}, which need the AST', sys.stderr)
+    # A backslash before a NUL is no escape anyone wrote: CPython refuses the NUL first (the E999),
+    # and a UTF-16 file read as latin-1 has one after each backslash (issue 40's attacks).
     return [(report.code, report.line, report.col, report.rule.message.format(**report.fields))
-            for report in reports]
+            for report in reports if lines[report.line - 1][report.col + 1:report.col + 2] != '\0']
 
 
 def may_report(lines: list[str], rows: list[int]) -> bool:
@@ -472,16 +505,53 @@ def job_count(settings: config.Config, files: list[str]) -> int:
 def configured(args: argparse.Namespace, argv: list[str]) -> config.Config:
     """The run's configuration, with the formatter ``--format`` names: ours (``FORMATTERS``), or
     else flake8's ``--format``: one of flake8's formatters, a plugin's, or a format string
-    (``%(path)s:%(row)d: ...``); another name is refused, with the names known."""
+    (``%(path)s:%(row)d: ...``); another name is refused, with the names known, and so is a
+    config file's ``format`` (flake8's only: flake8 reads the file too, and would print an
+    unknown name as each report's line)."""
     ours = FORMATTERS.get(args.format or '')
     if args.format and not ours:
         argv.insert(0, f'--format={args.format}')
     settings = config.Config(argv, ours, args.output_file)
-    if args.format and not ours and args.format not in settings.reporters and '%(' not in args.format:
-        raise config.Unusable(f"--format: unknown format {args.format!r} (known: "
-                              f"{', '.join([*sorted(settings.reporters), *FORMATTERS])}, "
-                              "or a flake8 format string such as '%(path)s:%(row)d: %(code)s %(text)s')")
+    form = args.format or settings.options.format
+    where = '--format' if args.format else "the configuration's format"
+    if not ours and form not in settings.reporters and '%(' not in form:
+        known = [*sorted(settings.reporters), *(FORMATTERS if args.format else ())]
+        also = '' if args.format else f"; {', '.join(FORMATTERS)}: with --format only"
+        raise config.Unusable(f"{where}: unknown format {form!r} (known: {', '.join(known)}, or a "
+                              f"flake8 format string such as '%(path)s:%(row)d: %(code)s %(text)s'{also})")
+    if isinstance(settings.formatter, SimpleFormatter):
+        format_refused(settings.formatter, where)
     return settings
+
+
+def format_refused(formatter: SimpleFormatter, where: str) -> None:
+    """Refuse a format string flake8 would fail on at each report (``%(colum)d``, ``%(row)d %``,
+    ``%(path)d``: flake8 prints a traceback then, at the first report only): tried once on a
+    report before any file is read, so that a run with no report fails too (``Unusable``)."""
+    sample = Violation('ESC301', 'a.py', 1, 1, 'message', None)
+    try:
+        formatter.format(sample)
+    except KeyError as error:
+        why = f'unknown key {error.args[0]!r} (known: path, row, col, code, text)'
+    except (ValueError, TypeError) as error:
+        why = str(error)
+    else:
+        return
+    raise config.Unusable(f'{where} {formatter.error_format!r}: {why}')
+
+
+def selection_note(settings: config.Config, codes: tuple[str, ...], args: argparse.Namespace) -> str | None:
+    """One line when the configuration reports none of ``codes`` (as flake8 would not): it ignores
+    them all (``IGNORED_ALL``), or a config file's ``select`` names none (``select = F``, ``select =``
+    left empty: ``NOT_SELECTED``); a run that prints nothing then says why.  Not a ``--select``
+    given on the command line: that is what the user asked for."""
+    if settings.ignores_all(codes):
+        return IGNORED_ALL
+    decider = settings.guide.default_style_guide.decider
+    if (getattr(args, config.PASSED_ON + 'select', None) is not None
+            or any(decider.decision_for(code) is Decision.Selected for code in codes)):
+        return None
+    return NOT_SELECTED.format(','.join(settings.options.select or ()))
 
 
 def files_to_read(settings: config.Config, paths: list[str]) -> tuple[list[str], bool]:
@@ -503,8 +573,9 @@ def run(args: argparse.Namespace) -> int:
     _stdin = None  # read again by a second run in the same process
     argv = config.flake8_argv(args, args.paths)
     settings = _settings = configured(args, argv)
-    if settings.ignores_all(CODES):
-        output.say(IGNORED_ALL, sys.stderr)
+    note = selection_note(settings, CODES, args)
+    if note:
+        output.say(note, sys.stderr)
     files, missing = files_to_read(settings, args.paths or ['.'])
     jobs = job_count(settings, files)
     gc.freeze()  # the modules and the configuration, never garbage: not scanned again (inherited by fork)
@@ -525,7 +596,7 @@ def run(args: argparse.Namespace) -> int:
         output.closed(sys.stdout)
         shown = report(settings, results)  # again, into the null device: the count for the exit status
     if settings.options.count:
-        output.say(str(shown))
+        output.say(str(shown), aside(settings.formatter))
     if missing or unreadable:  # a path given that does not exist (said by the walk), a notebook not
         return 2  # read: a typo must fail, even --exit-zero
     return 0 if settings.options.exit_zero else int(shown > 0)
@@ -541,7 +612,11 @@ def show_statistics(formatter: BaseFormatter, statistics: Statistics) -> None:
         return
     for code in statistics.error_codes():
         count = sum(stat.count for stat in statistics.statistics_for(code))
-        formatter._write(f'{count:<5} {code} {NAMES.get(code, "")}'.rstrip())
+        line = f'{count:<5} {code} {NAMES.get(code, "")}'.rstrip()
+        if isinstance(formatter, DOCUMENTS):
+            output.say(line, aside(formatter))
+        else:
+            formatter._write(line)
 
 
 def report(settings: config.Config, results: list[FileResults]) -> int:

@@ -8,11 +8,14 @@ could not be read, fixed or written (the other files are still fixed).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import io
 import multiprocessing
 import os
+import signal
 import stat
 import sys
+import threading
 import warnings
 from collections import Counter
 from typing import Iterator, NamedTuple
@@ -72,7 +75,13 @@ def read_bytes(path: str) -> tuple[bytes, fix.Snapshot | None] | None:
     if path == '-':
         return sys.stdin.buffer.read(), None
     # O_NONBLOCK: opening a FIFO must not wait for a writer; it is then skipped.
-    with os.fdopen(os.open(path, output.READ_FLAGS), 'rb') as f:
+    try:
+        fd = os.open(path, output.READ_FLAGS)
+    except OSError:
+        if os.path.exists(path) and not os.path.isfile(path):  # a socket cannot be opened (ENXIO)
+            return None
+        raise
+    with os.fdopen(fd, 'rb') as f:
         if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
             return None
         data = f.read()
@@ -96,7 +105,7 @@ def fixed_bytes(name: str, data: bytes, job: Job) -> tuple[fix.BytesResult | Non
         return (None, *_not_parsed(name, data, job, message, error.lineno))
     except ValueError as error:  # null bytes
         return None, 0, f'{name}: skipped, does not parse: {error}'
-    except RecursionError:
+    except (RecursionError, MemoryError):  # the parser's, for a source nested too deep (issue 40)
         return None, 2, f'{name}: left alone: nested too deeply for this Python to check'
     except Exception as error:  # never stop the run: one line, exit 2
         return None, 2, f'{name}: left alone: {type(error).__name__}: {error}'
@@ -290,13 +299,50 @@ def fix_file(job: Job) -> Outcome:
     return Outcome(1, [*printed, (False, f'{name}: fixed {_summary(result.fixed)}')], b'', unsafe_left)
 
 
+def _worker_started() -> None:
+    """Ctrl-C (SIGINT, sent to every process of the terminal's group) is the main process's to
+    handle: it stops the pool, whose SIGTERM ends each worker once its file is done
+    (``signals_deferred``), at once otherwise (not by the main process's handler, inherited by
+    fork: the worker would raise SystemExit wherever it waits, and may hang); a worker prints no
+    traceback of its own."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
+@contextlib.contextmanager
+def signals_deferred() -> Iterator[None]:
+    """Ctrl-C and SIGTERM wait while a file is fixed, and act as they would have right after:
+    a signal that arrives while the temporary file is made (``mkstemp``'s open) would stop the
+    process before ``fix.files.write`` could remove it, and leave it beside the file.  A signal
+    ignored (a worker's SIGINT) stays ignored."""
+    caught: list[int] = []
+    kept = {}
+    main = threading.current_thread() is threading.main_thread()  # only there can handlers be set
+    for number in (signal.SIGINT, signal.SIGTERM) if main else ():
+        if signal.getsignal(number) is not signal.SIG_IGN:
+            kept[number] = signal.signal(number, lambda got, frame: caught.append(got))
+    try:
+        yield
+    finally:
+        for number, handler in kept.items():
+            signal.signal(number, handler)
+    if caught:
+        signal.raise_signal(caught[0])  # its own handler now: KeyboardInterrupt, or the end
+
+
+def fix_file_whole(job: Job) -> Outcome:
+    """``fix_file``, not cut short by a signal (``signals_deferred``)."""
+    with signals_deferred():
+        return fix_file(job)
+
+
 def outcomes(jobs: list[Job], processes: int) -> Iterator[Outcome]:
     """Each job's outcome, in the jobs' order (in ``processes`` worker processes when more than one)."""
     if processes > 1:
-        with multiprocessing.Pool(processes) as pool:
-            yield from pool.imap(fix_file, jobs)
+        with multiprocessing.Pool(processes, _worker_started) as pool:
+            yield from pool.imap(fix_file_whole, jobs)
     else:
-        yield from map(fix_file, jobs)
+        yield from map(fix_file_whole, jobs)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -308,8 +354,9 @@ def run(args: argparse.Namespace) -> int:
         return 2
     paths = args.paths or ['.']
     settings = config.Config(config.flake8_argv(args, paths))  # what flake8 would check
-    if settings.ignores_all(FIXABLE):
-        say(check.IGNORED_ALL, sys.stderr)
+    note = check.selection_note(settings, FIXABLE, args)
+    if note:
+        say(note, sys.stderr)
     jobs = []
     files, missing = config.walk(settings, paths, once=True)
     for path in files:
