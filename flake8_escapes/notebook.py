@@ -327,11 +327,14 @@ def _cells_of(raw: str) -> tuple[list[dict[str, object]], str]:
 
 def _python_cell(cell: dict[str, object]) -> bool:
     """Is a code cell Python, as far as its metadata says?  A polyglot notebook's (.NET
-    Interactive, VS Code) names each cell's kernel: a PowerShell or C# cell is not read."""
+    Interactive, VS Code) names each cell's kernel: a PowerShell or C# cell is not read; VS Code's
+    Jupyter names a cell's language when it is not the notebook's (``vscode.languageId``): a
+    JavaScript or SQL cell is not read either."""
     metadata = cell.get('metadata')
     if not isinstance(metadata, dict):
         return True
-    for key, field in (('polyglot_notebook', 'kernelName'), ('dotnet_interactive', 'language')):
+    for key, field in (('polyglot_notebook', 'kernelName'), ('dotnet_interactive', 'language'),
+                       ('vscode', 'languageId')):
         value = metadata.get(key)
         name = value.get(field) if isinstance(value, dict) else None
         if isinstance(name, str) and name.lower() not in PYTHONS:

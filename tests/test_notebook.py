@@ -379,6 +379,19 @@ def test_a_polyglot_notebooks_other_cells_are_not_read(tmp_path):
     assert placed(out) == [(2, 1, 6, 'ESC301')]
 
 
+def test_a_cell_vscode_marks_as_another_language_is_not_read(tmp_path):
+    """VS Code's Jupyter names a code cell's language in ``metadata.vscode.languageId`` when it is
+    not the notebook's: its JavaScript cell's '\\d' is a JavaScript regex (the held-out notebook
+    survey's 35 E999 in JavaScript, HTML and CSS cells); a cell it marks Python is read."""
+    text = notebook_text([('code', "const r = '\\d'"), ('code', "y = '\\d'")])
+    data = json.loads(text)
+    data['cells'][0]['metadata'] = {'vscode': {'languageId': 'javascript'}}
+    data['cells'][1]['metadata'] = {'vscode': {'languageId': 'python'}}
+    (tmp_path / 'nb.ipynb').write_text(json.dumps(data), encoding='utf-8')
+    code, out, _ = escapes(tmp_path, 'check', 'nb.ipynb')
+    assert placed(out) == [(2, 1, 6, 'ESC301')]
+
+
 def test_a_byte_order_mark_is_read_and_kept(tmp_path):
     """json refuses a BOM; a notebook an editor saved with one is read, and fixed with it kept."""
     text = notebook_text(CELLS)
