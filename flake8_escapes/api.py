@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, NamedTuple,
 from flake8.defaults import NOQA_FILE, NOQA_INLINE_REGEXP
 from flake8.violation import Violation
 
-from flake8_escapes import apis, checks, chunks, collector_paused, config, rules, source
+from flake8_escapes import apis, checks, chunks, collector_paused, config, notebook, rules, source
 
 if TYPE_CHECKING:
     from flake8_escapes import fix as fixer
@@ -512,12 +512,7 @@ def _line_edits(old: list[str], new: list[str]) -> Iterator[Edit]:
     for number, (was, now) in enumerate(zip(old, new), 1):
         if was == now:
             continue
-        start = 0
-        while start < min(len(was), len(now)) and was[start] == now[start]:
-            start += 1
-        end = 0
-        while end < min(len(was), len(now)) - start and was[-1 - end] == now[-1 - end]:
-            end += 1
+        start, end = notebook.changed_span(was, now)
         yield Edit(number, start, len(was) - end - start, now[start:len(now) - end])
 
 

@@ -445,6 +445,18 @@ def _split(changes: list[tuple[int, int, str]], before: str, starts: list[int]) 
     return split
 
 
+def changed_span(was: str, now: str) -> tuple[int, int]:
+    """How many characters two differing lines share at their start and then at their end
+    (the end not reaching back into the start): what lies between is the change."""
+    start = 0
+    while start < min(len(was), len(now)) and was[start] == now[start]:
+        start += 1
+    end = 0
+    while end < min(len(was), len(now)) - start and was[-1 - end] == now[-1 - end]:
+        end += 1
+    return start, end
+
+
 def _changes(before: str, after: str) -> list[tuple[int, int, str]]:
     """(start, end, new text) in ``before`` for each line that differs in ``after``
     (the same number of lines): the span between the common start and end of the line."""
@@ -452,12 +464,7 @@ def _changes(before: str, after: str) -> list[tuple[int, int, str]]:
     offset = 0
     for was, now in zip(line_list(before), line_list(after)):
         if was != now:
-            start = 0
-            while start < min(len(was), len(now)) and was[start] == now[start]:
-                start += 1
-            end = 0
-            while end < min(len(was), len(now)) - start and was[-1 - end] == now[-1 - end]:
-                end += 1
+            start, end = changed_span(was, now)
             changes.append((offset + start, offset + len(was) - end, now[start:len(now) - end]))
         offset += len(was)
     return changes
