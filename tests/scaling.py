@@ -320,25 +320,16 @@ def main() -> int:
     args = parser.parse_args()
     over = 0
     print(f'Python {sys.version.split()[0]}: plugin (or fix) time at 1x and 10x, best of {args.rounds}')
-    for dimension in DIMENSIONS:
+    for dimension, time_it in [*((each, timed) for each in DIMENSIONS),
+                               *((each, notebook_time) for each in NOTEBOOK_DIMENSIONS)]:
         if args.only and not any(word in dimension.name for word in args.only):
             continue
-        small = timed(dimension, dimension.base, args.rounds)
-        large = timed(dimension, dimension.base * 10, args.rounds)
+        small = time_it(dimension, dimension.base, args.rounds)
+        large = time_it(dimension, dimension.base * 10, args.rounds)
         ratio = large / small
         over += ratio > TARGET
         print(f'{dimension.name:34} {dimension.base:>6}: {small * 1000:9.1f} ms  '
               f'{dimension.base * 10:>6}: {large * 1000:9.1f} ms  ratio {ratio:6.1f}'
-              f'{"  (over " + str(TARGET) + ")" if ratio > TARGET else ""}', flush=True)
-    for notebook in NOTEBOOK_DIMENSIONS:
-        if args.only and not any(word in notebook.name for word in args.only):
-            continue
-        small = notebook_time(notebook, notebook.base, args.rounds)
-        large = notebook_time(notebook, notebook.base * 10, args.rounds)
-        ratio = large / small
-        over += ratio > TARGET
-        print(f'{notebook.name:34} {notebook.base:>6}: {small * 1000:9.1f} ms  '
-              f'{notebook.base * 10:>6}: {large * 1000:9.1f} ms  ratio {ratio:6.1f}'
               f'{"  (over " + str(TARGET) + ")" if ratio > TARGET else ""}', flush=True)
     print('peak memory (tracemalloc) at 1x and 10x')
     for memory in MEMORY:
