@@ -15,14 +15,16 @@ tokens, and the plugin's reports on the tokens flake8 gives it.
 from __future__ import annotations
 
 import ast
+import contextlib
 import io
-import os
 import warnings
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import differential
-from flake8_escapes import api, source
+from flake8_escapes import api, cli, source
 from helpers import reports
 from test_check import check, escapes
 from test_flake8 import flake8
@@ -56,8 +58,9 @@ def linted(src: str, **kwargs) -> list[tuple[int, int, str]]:
     return [(item.line, item.column, item.code) for item in api.lint(src, **kwargs)]
 
 
-def disagreements(src: str) -> list[tuple]:
-    """Where ``api.lint``'s ESC301-ESC303 reports and CPython's warnings differ (none: they agree)."""
+def disagreements(src: str, compared: bool = True) -> list[tuple]:
+    """Where ``api.lint``'s ESC301-ESC303 reports and CPython's warnings differ (none: they agree);
+    ``compared``: a literal with a backslash must have been compared."""
     lines = lines_of(src)
     with warnings.catch_warnings():
         warnings.simplefilter('ignore')  # the escapes, compiled on purpose
@@ -66,7 +69,7 @@ def disagreements(src: str) -> list[tuple]:
     tally = differential.Tally()
     found = [(item.line, item.column, f'{item.code} {item.message}') for item in api.lint(src)]
     differential.compare_reports(lines, tokens, found, tally, '<case>')
-    assert tally.compared  # a literal with a backslash was compared
+    assert tally.compared or not compared
     return tally.disagreements
 
 
@@ -97,7 +100,7 @@ def test_lint_is_cpythons_and_the_plugins(src):
     assert found  # each case has an escape to report
     assert disagreements(src) == []
     assert linted(src, prefilter=False) == found  # the pre-filter drops nothing
-    assert [(line, col - 1, message.split()[0]) for line, col, message in reports(src)] == found
+    assert sorted((line, col - 1, message.split()[0]) for line, col, message in reports(src)) == found
 
 
 @pytest.mark.parametrize('src', CASES.values(), ids=CASES.keys())
@@ -133,3 +136,102 @@ def test_check_fix_and_flake8_on_the_files(tmp_path):
         fixed = (tmp_path / name).read_bytes().decode('utf-8')
         assert fixed == api.fix(CASES[case]).text, case
     assert escapes(tmp_path, 'fix', '--isolated', '--diff', '.')[1] == []
+
+
+# -- fuzzing: odd characters in f-strings, through every front end -----------------------------
+
+#: Characters around which rows and columns may be counted apart: those above, a tab, a
+#: lone CR and a CRLF (line ends for the compiler), a NUL (refused), non-BMP and non-ASCII ones.
+ODD = (*SPLITLINES_ONLY, '\t', '\r', '\r\n', '\x00', '\U0001f600', '\U0010fffd', 'é')
+ESCAPES = ('\\d', '\\t', '\\f', '\\x0c', '\\\x0c', '\\\t', '\\\U0001f600', '\\N{BULLET}', '\\777', '\\0',
+           'C:\\temp', '\\\\', '\\\n', '\\q')
+FIELDS = ('{x}', '{x=}', '{x = }', '{x=!r}', '{x:\\d}', '{x:>{w}}', '{x!r:@}', '{x:@\\d}', '{\x0cx}',
+          '{x\x0c}', '{x=:@>9}', '{{', '}}', '\\{x}', '{x:{w}\\w}')
+#: A t-string where the tokenizer knows them (3.14+).
+T_PREFIXES = ['t'] if source.FORMATTED_PREFIXES > {'t'} else []
+
+
+@st.composite
+def fstrings(draw, depth: int = 0) -> str:
+    quote = draw(st.sampled_from(['"', "'", '"""', "'''"]))
+    prefix = draw(st.sampled_from(['f', 'f', 'rf', 'F', *T_PREFIXES]))
+    odd = draw(st.sampled_from(ODD))
+    atoms = [*ODD, *ESCAPES, *(field.replace('@', odd) for field in FIELDS), 'a', ' ']
+    if len(quote) == 3:
+        atoms += ['\n', '\n\x0c\n', '\x0c\n']
+    if depth < 1:  # a nested one, with the other quote (with a backslash: 3.12+ only)
+        other = '"' if quote[0] == "'" else "'"
+        inner = draw(fstrings(depth + 1)).replace(quote[0], other)
+        atoms.append('{' + inner + '}')
+    body = ''.join(draw(st.lists(st.sampled_from(atoms), min_size=1, max_size=6)))
+    return prefix + quote + body + quote
+
+
+@st.composite
+def odd_sources(draw) -> str:
+    statements = draw(st.lists(fstrings(), min_size=1, max_size=3))
+    joiner = draw(st.sampled_from(['\n', '\r\n', '\n\x0c\n', '\n\n']))
+    tail = draw(st.sampled_from(['\n', '', '\nz = "\\q"\n', '\nz = (\n']))
+    return 'x = w = y = 1\n' + joiner.join(f'v{n} = {text}' for n, text in enumerate(statements)) + tail
+
+
+def compiled(src: str) -> bool:
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')
+        try:
+            compile(src, '<case>', 'exec')
+        except (SyntaxError, ValueError):
+            return False
+    return True
+
+
+def check_says(path) -> list[tuple[int, int, str]]:
+    out = io.TextIOWrapper(io.BytesIO(), encoding='utf-8')  # flake8's formatter writes to its buffer
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
+        cli.main(['check', '--isolated', '--select=ESC', str(path)])
+    out.flush()
+    printed = out.buffer.getvalue().decode('utf-8')  # type: ignore[attr-defined]
+    found = [line[len(str(path)) + 1:].split(':', 2) for line in printed.splitlines()]
+    return [(int(row), int(col) - 1, text.split()[0]) for row, col, text in found]
+
+
+def parsed_dump(data: bytes) -> str | None:
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')
+        try:
+            return ast.dump(ast.parse(data))
+        except (SyntaxError, ValueError):
+            return None
+
+
+def fixed_file(path, unsafe: bool) -> bytes:
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+        cli.main(['fix', '--isolated', *(['--unsafe'] if unsafe else []), str(path)])
+    return path.read_bytes()
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(odd_sources())
+def test_odd_characters_in_fstrings(tmp_path_factory, src):
+    found = linted(src)  # never raises
+    assert linted(src, prefilter=False) == found
+    path = tmp_path_factory.mktemp('odd') / 'case.py'
+    data = src.encode('utf-8')
+    path.write_bytes(data)
+    said = check_says(path)
+    before = parsed_dump(data)
+    if compiled(src):
+        assert disagreements(src, compared=False) == []
+        assert sorted((line, col - 1, message.split()[0]) for line, col, message in reports(src)) == found
+        assert said == found
+    for unsafe in (False, True):
+        path.write_bytes(data)
+        new = fixed_file(path, unsafe)
+        after = parsed_dump(new)
+        if before is None:
+            assert new == data  # a file that does not parse is left as it was
+            continue
+        assert after is not None and (unsafe or after == before)
+        assert fixed_file(path, unsafe) == new  # a second run changes nothing
+        planned = api.fix(src, unsafe=unsafe)
+        assert parsed_dump(planned.text.encode('utf-8')) in ((after,) if unsafe else (before,))
