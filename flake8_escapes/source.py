@@ -115,6 +115,8 @@ AFTER_LITERAL = frozenset({tokenize.NEWLINE, tokenize.NL, tokenize.ENDMARKER})
 #: The prefixes ``lexed_literals`` reads.
 KNOWN_PREFIXES = STR_PREFIXES | FORMATTED_PREFIXES
 FORMATTED_CHARS = frozenset('fFtT')
+#: A row as the tokenizer reads it, its line end with it (``_rows``).
+ROW = re.compile(r'[^\n]*\n|[^\n]+')
 #: What may stand between the parts of an implicitly concatenated literal.
 BETWEEN = re.compile(r'(?:[ \t\f]+|\\\r?\n|\r?\n|\#[^\r\n]*)*')
 
@@ -700,7 +702,7 @@ def _formatted_tokens(tok: tokenize.TokenInfo, lines: list[str]) -> list[tokeniz
     try:
         with warnings.catch_warnings():
             warnings.simplefilter('ignore')  # 3.12+'s tokenizer warns about the escapes
-            part = file_tokens([*tok[1].splitlines(True), '\n'])
+            part = file_tokens([*_rows(tok[1]), '\n'])
     except (tokenize.TokenError, SyntaxError, SystemError):  # SystemError: 3.12.1 and 3.13.0's tokenizer
         return None
     shift, col = tok[2][0] - 1, tok[2][1]
@@ -715,6 +717,14 @@ def _formatted_tokens(tok: tokenize.TokenInfo, lines: list[str]) -> list[tokeniz
                            (end_row + shift, end_col + col if end_row == 1 else end_col),
                            lines[row + shift - 1])))
     return found
+
+
+def _rows(text: str) -> list[str]:
+    """``text`` cut into the rows the tokenizer reads, each with its ``\\n``: not by
+    ``str.splitlines``, which also cuts at a form feed, ``\\v``, ``\\x1c``-``\\x1e``,
+    U+0085, U+2028 and U+2029 (none ends a row for the tokenizer; ``lexed_literals``
+    reads no text with a ``\\r``)."""
+    return ROW.findall(text)
 
 
 def _formatted(literal: str) -> bool:

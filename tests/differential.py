@@ -226,7 +226,15 @@ def compare_literal(text: str, reports: list[tuple[int, str]], tally: Tally, whe
 
 def compare_processor(processor: FileProcessor, tally: Tally, name: str) -> None:
     """Compare every literal of one file; the plugin runs as flake8 runs it."""
-    lines = processor.lines
+    reports = plugin_reports(processor)
+    compare_reports(processor.lines, processor.file_tokens, reports, tally, name)
+
+
+def compare_reports(lines: list[str], tokens: list[tokenize.TokenInfo], reports: list[tuple[int, int, str]],
+                    tally: Tally, name: str) -> None:
+    """Compare every literal of one file (its ``lines`` and their ``tokens``) with
+    ``reports``, (line, 0-based column, message led by its code) of the plugin or of
+    ``api.lint``."""
     starts = [0]
     for line in lines:
         starts.append(starts[-1] + len(line))
@@ -235,12 +243,11 @@ def compare_processor(processor: FileProcessor, tally: Tally, name: str) -> None
     def offset(pos: tuple[int, int]) -> int:
         return starts[pos[0] - 1] + pos[1]
 
-    reports = plugin_reports(processor)
     tally.family_reports.extend(
         (name, line, message) for line, _, message in reports if message.startswith(('ESC4', 'ESC5')))
     placed = sorted((offset((line, col)), message[:6]) for line, col, message in reports
                     if message.startswith('ESC30'))  # the codes CPython warns about
-    units = literal_units(processor.file_tokens)
+    units = literal_units(tokens)
     tally.files += 1
     tally.literals += len(units)
     index = 0
