@@ -17,7 +17,7 @@ import warnings
 
 import pytest
 
-from tests.test_check_issue32 import BAD, escapes, flake8, write
+from test_check_issue32 import BAD, escapes, flake8, write
 
 CLEAN = 'x = 1\n'
 
