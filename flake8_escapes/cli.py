@@ -173,7 +173,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     handled = args.command in ('check', 'fix') and threading.current_thread() is threading.main_thread()
     before = signal.signal(signal.SIGTERM, _terminated) if handled else None
     try:
-        return run(args)
+        status = run(args)
+        sys.stdout.flush()  # what is still buffered is written now, where a failure is caught, not at exit
+        return status
     except config.Unusable as error:  # bad usage, in the config file: as argparse's errors
         print(f'flake8-escapes {args.command}: error: {error}', file=sys.stderr)
         return 2

@@ -583,6 +583,8 @@ def run(args: argparse.Namespace) -> int:
         with multiprocessing.Pool(jobs, _init, (argv,)) as pool:
             results = list(pool.imap_unordered(
                 file_results, files, chunksize=max(1, len(files) // (jobs * 16))))
+            pool.close()  # the workers leave when the tasks are done: no SIGTERM to stop them
+            pool.join()  # (the pool's own end sends one only after an error or Ctrl-C)
     else:
         results = [file_results(name) for name in files]
     gc.unfreeze()  # back to the collector, for a caller in the same process (a test)

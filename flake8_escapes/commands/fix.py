@@ -341,6 +341,8 @@ def outcomes(jobs: list[Job], processes: int) -> Iterator[Outcome]:
     if processes > 1:
         with multiprocessing.Pool(processes, _worker_started) as pool:
             yield from pool.imap(fix_file_whole, jobs)
+            pool.close()  # the workers leave when the tasks are done: no SIGTERM to stop them
+            pool.join()  # (the pool's own end sends one only after an error or Ctrl-C)
     else:
         yield from map(fix_file_whole, jobs)
 
