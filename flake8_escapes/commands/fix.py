@@ -47,6 +47,7 @@ class Job(NamedTuple):
     diff: bool
     regex_functions: tuple[apis.Api, ...]
     notebook: bool = False         # read as a notebook (``notebook``): its name ends with .ipynb
+    name: str = ''                 # standard input's: --stdin-display-name ('stdin'), as check names it
 
 
 class Fixed(NamedTuple):
@@ -265,7 +266,7 @@ def _closing_lines(data: bytes, job: Job) -> tuple[list[int], str]:
 
 def fix_file(job: Job) -> Outcome:
     """Fix one file (in a worker process with --jobs): its outcome, printed by the main process."""
-    name = shown(job.path)
+    name = shown(job.name or job.path)
     try:
         read = read_bytes(job.path)
     except OSError as error:
@@ -283,7 +284,7 @@ def fix_file(job: Job) -> Outcome:
                                                for line, col, code, reason in result.left_alone]
     unsafe_left = [code for code in result.unsafe_left if code in job.unsafe_shown]
     if job.path == '-':  # a filter: the whole source out, fixed or not
-        diff = (notebook_diff(name, cells) if book else unified_diff('-', data, result.data)) if job.diff \
+        diff = (notebook_diff(name, cells) if book else unified_diff(name, data, result.data)) if job.diff \
             else result.data
         return Outcome(int(result.data != data), printed, diff, unsafe_left)
     if result.data == data:
@@ -360,10 +361,10 @@ def run(args: argparse.Namespace) -> int:
     jobs = []
     files, missing = config.walk(settings, paths, once=True)
     for path in files:
-        where = settings.options.stdin_display_name if path == '-' else path  # for per-file-ignores
+        where = (settings.options.stdin_display_name or 'stdin') if path == '-' else path  # as check names it
         jobs.append(Job(path, frozenset(settings.reported(codes, where)),
                         frozenset(settings.reported(fix.UNSAFE, where)), args.diff, settings.regex_functions,
-                        notebook.is_notebook(where)))
+                        notebook.is_notebook(where), where if path == '-' else ''))
     status = 2 if missing else 0  # a path given that does not exist: said by the walk
     unsafe_left: list[str] = []
     filtering = '-' in paths  # standard output holds the fixed source: every message on stderr
