@@ -12,13 +12,13 @@ import shutil
 import subprocess
 import sys
 import textwrap
-import warnings
 
 import pytest
 
-from flake8_escapes import cli, rules
-from flake8_escapes.commands import check, fix as fixing
+from flake8_escapes import checks, cli, fix
+from flake8_escapes.commands import fix as fixing
 from test_command_line import run
+from test_flake8 import BAD, BAD_OUT
 
 SOURCE = b'import re\nx = re.compile("\\d")\n'
 FIXED = b'import re\nx = re.compile(r"\\d")\n'
@@ -105,3 +105,118 @@ def test_a_file_inside_keeps_its_relative_name_even_given_absolute(tmp_path):
     (tmp_path / 'pkg' / 'a.py').write_bytes(SOURCE)
     diff = run(tmp_path, 'fix', '--diff', str(tmp_path / 'pkg' / 'a.py'))[1]
     assert diff.startswith('--- a/pkg/a.py\n+++ b/pkg/a.py\n')
+
+
+# -- item 3: an error of ours on one file is one line on stderr; the others are reported; exit 2 ---
+
+#: A file the patched function fails on (its text names BOOM), with an escape to report.
+BOOM = 'x = "\\d"  # BOOM\n'
+INTERNAL = 'flake8-escapes: internal error on a.py: TypeError: boom; please report it'
+
+
+def failing(real):
+    """``real``, raising TypeError when one of its arguments names BOOM (a bug of ours)."""
+    def fails(*args, **kwargs):
+        if any('BOOM' in str(arg) for arg in args):
+            raise TypeError('boom')
+        return real(*args, **kwargs)
+    return fails
+
+
+@pytest.fixture
+def files(tmp_path, monkeypatch):
+    (tmp_path / 'a.py').write_text(BOOM)
+    (tmp_path / 'bad.py').write_text(BAD)
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def test_check_goes_on_after_an_error_of_ours(files, monkeypatch, capsysbinary):
+    """Before: the TypeError went up through ``check``: a traceback and no report of bad.py."""
+    monkeypatch.setattr(checks, 'all_reports', failing(checks.all_reports))
+    assert cli.main(['check', '--jobs=1', 'a.py', 'bad.py']) == 2
+    out, err = capsysbinary.readouterr()
+    assert out.decode().splitlines() == BAD_OUT
+    assert err.decode().splitlines() == [INTERNAL]
+    # even with --exit-zero: CI must see it
+    assert cli.main(['check', '--jobs=1', '--exit-zero', '.']) == 2
+    assert capsysbinary.readouterr().err.decode().splitlines() == [INTERNAL.replace('a.py', './a.py')]
+
+
+def test_check_names_standard_input_in_that_line(files, monkeypatch, capsysbinary):
+    monkeypatch.setattr(checks, 'all_reports', failing(checks.all_reports))
+    monkeypatch.setattr(sys, 'stdin', open(files / 'a.py'))
+    try:
+        assert cli.main(['check', '--stdin-display-name=z.py', '-']) == 2
+    finally:
+        sys.stdin.close()
+    assert capsysbinary.readouterr().err.decode().splitlines() == [INTERNAL.replace('a.py', 'z.py')]
+
+
+def test_fix_goes_on_after_an_error_of_ours_in_the_fixer(files, monkeypatch, capsys):
+    """Before: ``a.py: left alone: TypeError: boom``, which read as the file's fault."""
+    monkeypatch.setattr(fix, 'fix_bytes', failing(fix.fix_bytes))
+    assert cli.main(['fix', '--jobs=1', 'a.py', 'bad.py']) == 2
+    out, err = capsys.readouterr()
+    assert out == 'bad.py: fixed ESC301, ESC302, ESC303\n'
+    assert err.splitlines() == [INTERNAL]
+    assert (files / 'a.py').read_text() == BOOM
+
+
+def test_fix_diff_goes_on_after_an_error_of_ours_beyond_the_fixer(files, monkeypatch, capsysbinary):
+    """Before: the TypeError of the diff went up through ``fix``: a traceback, no other diff."""
+    monkeypatch.setattr(fixing, 'unified_diff', failing(fixing.unified_diff))
+    monkeypatch.setattr(fixing, 'read_bytes', failing(fixing.read_bytes))  # its own try too
+    (files / 'c.py').write_text(BAD.replace('import re', 'import re  # BOOM'))
+    assert cli.main(['fix', '--jobs=1', '--diff', 'a.py', 'bad.py', 'c.py']) == 2
+    out, err = capsysbinary.readouterr()
+    assert out.decode().startswith('--- a/bad.py\n+++ b/bad.py\n')
+    assert out.decode().count('--- ') == 1
+    assert err.decode().splitlines() == [INTERNAL, INTERNAL.replace('a.py', 'c.py')]
+    assert (files / 'bad.py').read_text() == BAD
+
+
+def test_fix_passes_standard_input_on_after_an_error_of_ours(files, monkeypatch, capsysbinary):
+    """A filter (an editor's) gets its source back as it came, exit 2 and the line on stderr."""
+    monkeypatch.setattr(fix, 'fix_bytes', failing(fix.fix_bytes))
+    monkeypatch.setattr(sys, 'stdin', open(files / 'a.py'))
+    try:
+        assert cli.main(['fix', '--stdin-display-name=z.py', '-']) == 2
+    finally:
+        sys.stdin.close()
+    out, err = capsysbinary.readouterr()
+    assert (out.decode(), err.decode()) == (BOOM, INTERNAL.replace('a.py', 'z.py') + '\n')
+
+
+#: Run in a subprocess: the patch made before the workers are forked, so that they have it.
+WORKERS = textwrap.dedent("""
+    import multiprocessing, sys
+    multiprocessing.set_start_method('fork')
+    from flake8_escapes import checks, cli, fix
+    from flake8_escapes.commands import fix as fixing
+    def failing(real):
+        def fails(*args, **kwargs):
+            if any('BOOM' in str(arg) for arg in args):
+                raise TypeError('boom')
+            return real(*args, **kwargs)
+        return fails
+    checks.all_reports = failing(checks.all_reports)
+    fixing.unified_diff = failing(fixing.unified_diff)
+    sys.exit(cli.main(sys.argv[1:]))
+""")
+
+
+@pytest.mark.skipif('fork' not in multiprocessing.get_all_start_methods(), reason='needs fork')
+@pytest.mark.parametrize('command', [['check'], ['fix', '--diff']])
+def test_workers_go_on_after_an_error_of_ours(files, command):
+    """--jobs: the worker's error was sent back to the main process and raised there (a traceback)."""
+    for index in range(4):
+        (files / f'm{index}.py').write_text(BAD)
+    proc = subprocess.run([sys.executable, '-c', WORKERS, *command, '--jobs=2', '.'], cwd=files,
+                          capture_output=True, text=True, timeout=300)
+    assert proc.stderr.splitlines() == [INTERNAL.replace('a.py', './a.py')]
+    assert proc.returncode == 2
+    if command == ['check']:
+        assert len(proc.stdout.splitlines()) == 5 * len(BAD_OUT)
+    else:
+        assert proc.stdout.count('--- a/') == 5
