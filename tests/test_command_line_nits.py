@@ -12,6 +12,7 @@ import shutil
 import subprocess
 import sys
 import textwrap
+import warnings
 
 import pytest
 
@@ -220,3 +221,48 @@ def test_workers_go_on_after_an_error_of_ours(files, command):
         assert len(proc.stdout.splitlines()) == 5 * len(BAD_OUT)
     else:
         assert proc.stdout.count('--- a/') == 5
+
+
+# -- item 4: ESC501 says "double each lone backslash" where the path spells a backslash as '\\' ----
+
+def value_of(literal):
+    """The literal's value, by CPython (its escape warnings recorded and ignored)."""
+    with warnings.catch_warnings(record=True):
+        warnings.simplefilter('always')
+        return eval(compile(literal, '<literal>', 'eval', dont_inherit=True), {'name': 'file'})
+
+
+@pytest.mark.parametrize('literal, meant', [
+    ('"C:\\temp\\\\file.txt"', 'C:\\temp\\file.txt'),
+    ('"C:\\temp\\\\new\\\\file.txt"', 'C:\\temp\\new\\file.txt'),
+    ('f"C:\\temp\\\\{name}.txt"', 'C:\\temp\\file.txt'),
+    ('b"C:\\temp\\\\file.txt"', b'C:\\temp\\file.txt'),
+])
+def test_esc501_advises_doubling_where_raw_would_make_two_backslashes(tmp_path, literal, meant):
+    """Before: 'use a raw string or forward slashes', wrong advice here: raw keeps the '\\\\' as
+    two backslashes (CPython's values below), and the fix doubles the lone one instead."""
+    assert value_of(literal) != meant  # a tab where the path has a backslash
+    raw = literal.replace('"', 'r"', 1) if literal[0] == '"' else literal[0] + 'r' + literal[1:]
+    two = b'\\\\' if isinstance(meant, bytes) else '\\\\'
+    assert value_of(raw) != meant and two in value_of(raw) and two not in meant  # raw: two backslashes
+    (tmp_path / 'p.py').write_text(f'open({literal})\n')
+    code, out, _ = run(tmp_path, 'check', '--select=ESC501', 'p.py')
+    assert code == 1
+    column = literal.index('\\') + 6  # 1-based, after 'open('
+    said = "ESC501 '\\t' in a Windows path is a tab; double each lone backslash or use /"
+    assert out == f'p.py:1:{column}: {said}\n'
+    assert run(tmp_path, 'fix', '--unsafe', 'p.py')[0] == 1
+    fixed = (tmp_path / 'p.py').read_text()[5:-2]
+    assert value_of(fixed) == meant, fixed
+
+
+def test_esc501_keeps_its_raw_advice_elsewhere(tmp_path):
+    (tmp_path / 'p.py').write_text('open("C:\\temp\\new.txt")\n')
+    out = run(tmp_path, 'check', '--select=ESC501', 'p.py')[1]
+    assert out.splitlines() == [
+        "p.py:1:9: ESC501 '\\t' in a Windows path is a tab; use a raw string or forward slashes",
+        "p.py:1:14: ESC501 '\\n' in a Windows path is a newline; use a raw string or forward slashes"]
+    assert run(tmp_path, 'fix', '--unsafe', 'p.py')[0] == 1
+    fixed = (tmp_path / 'p.py').read_text()
+    assert fixed == 'open(r"C:\\temp\\new.txt")\n'
+    assert value_of(fixed[5:-2]) == 'C:' + '\\' + 'temp' + '\\' + 'new.txt'
