@@ -4,7 +4,8 @@ command's module (``commands.check``, ``commands.fix``, ``commands.explain``,
 
 Exit status: 0 nothing to report or change, 1 reports (``check``) or changes
 (``fix``), 2 bad usage or a file that could not be read, fixed or written (or
-an output that could not be written); 130 interrupted (Ctrl-C), 143 SIGTERM.
+an output that could not be written, or an error of ours on a file:
+``output.internal_error``); 130 interrupted (Ctrl-C), 143 SIGTERM.
 """
 from __future__ import annotations
 

@@ -112,11 +112,8 @@ def _path_problem(text: str, piece: Piece) -> str:
     return PATH_PROBLEM.format(what=what, literal=literal, raw=raw)
 
 
-def holds_escaped_backslash(piece: Piece) -> bool:
-    """Does the piece spell a backslash as ``\\\\`` (meant: a raw literal would keep both)?"""
-    return '\\\\' in piece.text and any(
-        escape.text == '\\\\' for begin, end in piece.spans
-        for escape in escapes.escapes_in(piece.text, piece.is_bytes, begin, end))
+#: Does the piece spell a backslash as ``\\\\`` (meant: a raw literal would keep both)?
+holds_escaped_backslash = literals.holds_escaped_backslash
 
 
 def lone_backslashes_doubled(piece: Piece) -> str:

@@ -74,6 +74,14 @@ class Found(NamedTuple):
     kept: str = ''  # what ``keep_everyday`` said of the piece ('': skip its everyday escapes)
 
 
+def holds_escaped_backslash(piece: Piece) -> bool:
+    """Does the piece spell a backslash as ``\\\\`` (meant: a raw literal would keep both)?
+    Then a Windows path's lone backslashes are doubled, not made raw (ESC304, ESC501)."""
+    return '\\\\' in piece.text and any(
+        escape.text == '\\\\' for begin, end in piece.spans
+        for escape in escapes_in(piece.text, piece.is_bytes, begin, end))
+
+
 def char_col(line: str, byte_col: int) -> int:
     """A column in characters from the AST's UTF-8 byte column."""
     if line.isascii():

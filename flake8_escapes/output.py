@@ -21,6 +21,13 @@ def shown(path: str) -> str:
         return os.fsencode(path).decode('utf-8', 'backslashreplace')
 
 
+def internal_error(name: str, error: BaseException) -> str:
+    """The one line for a file an error of ours stopped (``check`` and ``fix`` go on with the
+    others, and exit 2): the file and the exception, to be reported."""
+    return (f'flake8-escapes: internal error on {shown(name)}: {type(error).__name__}: {error}; '
+            'please report it')
+
+
 def closed(stream: TextIO) -> None:
     """After a write to ``stream`` found its reader gone: point its file at
     the null device, so that what is left (and Python's flush at exit) goes

@@ -635,6 +635,12 @@ class PathJudge:
         return verdict
 
 
+#: ESC501's advice; for a path that also spells a backslash as ``\\\\``, which a raw literal
+#: would make two, the fix's: its lone backslashes doubled (as ESC304 says it).
+RAW_ADVICE = 'use a raw string or forward slashes'
+DOUBLED_ADVICE = 'double each lone backslash or use /'
+
+
 def meaning(escape: escapes.Escape, is_bytes: bool = False) -> str:
     if escape.text in ESCAPE_MEANINGS:
         return ESCAPE_MEANINGS[escape.text]
@@ -704,6 +710,7 @@ def reports(
     ``roles``.  Each hazard an exemption keeps quiet goes to ``silenced``.
     """
     active = frozenset(exemption.name for exemption in EXEMPTIONS)
+    doubled: dict[literals.Position, bool] = {}  # does the literal spell a backslash as '\\\\' too?
     for item in found:
         line, col, escape, piece, kept = item
         if not kept or not is_path_hazard(escape):
@@ -716,5 +723,8 @@ def reports(
                 silenced.append(Silenced(line, col, rules.ESC501.code, escape.text, exemption))
             continue
         finder = judged.verdict(piece).finder if judged is not None else WHOLE_PATH
+        if piece.start not in doubled:  # once per literal, however many escapes it has
+            doubled[piece.start] = literals.holds_escaped_backslash(piece)
         yield line, col, rules.ESC501, {'escape': escape.text, 'meaning': meaning(escape, piece.is_bytes),
+                                        'advice': DOUBLED_ADVICE if doubled[piece.start] else RAW_ADVICE,
                                         'finder': finder or 'whole-path'}

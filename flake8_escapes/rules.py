@@ -117,7 +117,7 @@ ESC501 = Rule(
     name='escape-in-windows-path',
     family=PATHS,
     fix=UNSAFE,
-    message="'{escape}' in a Windows path is {meaning}; use a raw string or forward slashes",
+    message="'{escape}' in a Windows path is {meaning}; {advice}",
     summary=('a valid escape (`\\t`, `\\n`, `\\x..`, octal, ...) inside a non-raw literal '
              'that is a Windows path'),
     bad="path = 'C:\\temp\\new.txt'\n",

@@ -92,7 +92,7 @@ def test_fix_standard_input_to_standard_output(tmp_path):
     assert out.startswith("import re\n\nPATTERN = re.compile(r'\\d+')\n")
     assert run(tmp_path, 'fix', '-', stdin=out.encode()) == (0, out, '')  # the same bytes out
     code, diff, _ = run(tmp_path, 'fix', '--diff', '-', stdin=BAD.encode())
-    assert code == 1 and diff.startswith('--- a/-\n+++ b/-\n')
+    assert code == 1 and diff.startswith('--- a/stdin\n+++ b/stdin\n')  # as check names it
     (tmp_path / 'setup.cfg').write_text('[flake8]\nper-file-ignores = bad.py: ESC301\n')
     code, out, _ = run(tmp_path, 'fix', '--stdin-display-name=bad.py', '-', stdin=BAD.encode())
     assert code == 1 and "re.compile('\\d+')" in out and "\\xff'" in out

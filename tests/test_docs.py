@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from flake8_escapes import api, quotes, rules
+from flake8_escapes import api, paths, quotes, rules
 from helpers import results
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -85,12 +85,18 @@ def test_changelog_has_a_dated_section_for_the_version():
     assert re.search(rf'^## {re.escape(version)} — \d{{4}}-\d\d-\d\d$', read('CHANGELOG.md'), re.M), version
 
 
-def test_messages_are_one_line_and_short():
+#: Each code's advice fields: ESC305's (``quotes``), ESC501's (``paths``).
+ADVICE = {'ESC305': (quotes.RAW_ADVICE, quotes.ADVICE), 'ESC501': (paths.RAW_ADVICE, paths.DOUBLED_ADVICE)}
+
+
+@pytest.mark.parametrize('choice', [0, 1])
+def test_messages_are_one_line_and_short(choice):
     for rule in rules.RULES:
+        advice = ADVICE.get(rule.code, ('',) * 2)[choice]
         message = rule.format(escape='\\d', doubled='\\\\d', value='\\u01ff', codepoint='U+0001',
                               problem="needs two hex digits: write '\\x04', or '\\\\x4' for a backslash",
                               meaning='the character U+0086', command='\\rightleftharpoons',
-                              advice=quotes.RAW_ADVICE)
+                              advice=advice)
         assert '\n' not in message
         assert len(message) <= 90, message
 

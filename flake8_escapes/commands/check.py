@@ -275,9 +275,16 @@ def file_results(filename: str) -> FileResults:
     """(display name, results) as flake8's FileChecker would give them for the
     plugin alone; the cyclic garbage collector paused meanwhile (a file's
     objects, its AST's nodes, are freed by their reference counts: about 7%
-    less CPU on the standard library, issue 24)."""
-    with collector_paused():
-        return _file_results(filename)
+    less CPU on the standard library, issue 24).  An error of ours while checking it gives
+    no report and the one line that says so (``output.internal_error``): the run goes on, and exits 2."""
+    try:
+        with collector_paused():
+            return _file_results(filename)
+    except Exception as error:
+        name = filename
+        if filename == '-':  # as flake8 names it (``_python_results``)
+            name = (_settings.options.stdin_display_name if _settings else '') or 'stdin'
+        return name, [], output.internal_error(name, error)
 
 
 def _file_results(filename: str) -> FileResults:
@@ -590,7 +597,7 @@ def run(args: argparse.Namespace) -> int:
     gc.unfreeze()  # back to the collector, for a caller in the same process (a test)
     results.sort(key=operator.itemgetter(0))
     unreadable = [said for _, _, said in results if said]
-    for said in unreadable:  # a notebook that is not one: said, and the run exits 2
+    for said in unreadable:  # a notebook that is not one, an error of ours: said, and the run exits 2
         output.say(said, sys.stderr)
     try:
         shown = report(settings, results)

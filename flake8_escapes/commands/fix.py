@@ -47,6 +47,7 @@ class Job(NamedTuple):
     diff: bool
     regex_functions: tuple[apis.Api, ...]
     notebook: bool = False         # read as a notebook (``notebook``): its name ends with .ipynb
+    name: str = ''                 # standard input's: --stdin-display-name ('stdin'), as check names it
 
 
 class Fixed(NamedTuple):
@@ -107,8 +108,8 @@ def fixed_bytes(name: str, data: bytes, job: Job) -> tuple[fix.BytesResult | Non
         return None, 0, f'{name}: skipped, does not parse: {error}'
     except (RecursionError, MemoryError):  # the parser's, for a source nested too deep (issue 40)
         return None, 2, f'{name}: left alone: nested too deeply for this Python to check'
-    except Exception as error:  # never stop the run: one line, exit 2
-        return None, 2, f'{name}: left alone: {type(error).__name__}: {error}'
+    except Exception as error:  # an error of ours: never stop the run: one line, exit 2
+        return None, 2, output.internal_error(name, error)
 
 
 def _not_parsed(name: str, data: bytes, job: Job, message: str, line: int | None) -> tuple[int, str]:
@@ -265,14 +266,24 @@ def _closing_lines(data: bytes, job: Job) -> tuple[list[int], str]:
 
 def fix_file(job: Job) -> Outcome:
     """Fix one file (in a worker process with --jobs): its outcome, printed by the main process."""
-    name = shown(job.path)
+    name = shown(job.name or job.path)
     try:
         read = read_bytes(job.path)
     except OSError as error:
         return Outcome(2, [(True, f'{name}: cannot read: {error.strerror or error}')], b'', [])
+    except Exception as error:  # an error of ours: one line, the run goes on
+        return Outcome(2, [(True, output.internal_error(name, error))], b'', [])
     if read is None:
         return Outcome(0, [(True, f'{name}: skipped, not a regular file')], b'', [])
     data, before = read
+    try:
+        return fixed_outcome(job, name, data, before)
+    except Exception as error:  # an error of ours: one line, standard input passed on as it came
+        return Outcome(2, [(True, output.internal_error(name, error))], data if job.path == '-' else b'', [])
+
+
+def fixed_outcome(job: Job, name: str, data: bytes, before: fix.Snapshot | None) -> Outcome:
+    """``fix_file``'s outcome for the file's bytes ``data`` (``before``: its state when read)."""
     result, status, said, book, cells = fixed_source(name, data, job)
     if result is None:
         return Outcome(status, [(True, why) for why in said], data if job.path == '-' else b'', [])
@@ -283,7 +294,7 @@ def fix_file(job: Job) -> Outcome:
                                                for line, col, code, reason in result.left_alone]
     unsafe_left = [code for code in result.unsafe_left if code in job.unsafe_shown]
     if job.path == '-':  # a filter: the whole source out, fixed or not
-        diff = (notebook_diff(name, cells) if book else unified_diff('-', data, result.data)) if job.diff \
+        diff = (notebook_diff(name, cells) if book else unified_diff(name, data, result.data)) if job.diff \
             else result.data
         return Outcome(int(result.data != data), printed, diff, unsafe_left)
     if result.data == data:
@@ -347,6 +358,15 @@ def outcomes(jobs: list[Job], processes: int) -> Iterator[Outcome]:
         yield from map(fix_file_whole, jobs)
 
 
+def job_for(path: str, settings: config.Config, codes: set[str], diff: bool) -> Job:
+    """The job of the file at ``path`` ('-': standard input, named as check names it)."""
+    name = (settings.options.stdin_display_name or 'stdin') if path == '-' else ''
+    where = name or path  # for per-file-ignores
+    return Job(path, frozenset(settings.reported(codes, where)),
+               frozenset(settings.reported(fix.UNSAFE, where)), diff, settings.regex_functions,
+               notebook.is_notebook(where), name)
+
+
 def run(args: argparse.Namespace) -> int:
     codes = set(args.select or (FIXABLE if args.unsafe else fix.SAFE))
     if not args.unsafe and codes & set(fix.UNSAFE):
@@ -359,13 +379,8 @@ def run(args: argparse.Namespace) -> int:
     note = check.selection_note(settings, FIXABLE, args)
     if note:
         say(note, sys.stderr)
-    jobs = []
     files, missing = config.walk(settings, paths, once=True)
-    for path in files:
-        where = settings.options.stdin_display_name if path == '-' else path  # for per-file-ignores
-        jobs.append(Job(path, frozenset(settings.reported(codes, where)),
-                        frozenset(settings.reported(fix.UNSAFE, where)), args.diff, settings.regex_functions,
-                        notebook.is_notebook(where)))
+    jobs = [job_for(path, settings, codes, args.diff) for path in files]
     status = 2 if missing else 0  # a path given that does not exist: said by the walk
     unsafe_left: list[str] = []
     filtering = '-' in paths  # standard output holds the fixed source: every message on stderr

@@ -29,11 +29,25 @@ def header_name(name: bytes) -> bytes:
     return name + b'\t' if b' ' in name else name
 
 
+def diff_name(path: str) -> bytes:
+    """The name of ``path`` in a diff, after git's ``a/`` and ``b/``: relative to the current
+    folder, as ``git apply`` and ``patch -p1`` take it run from there; a file outside it (which
+    neither writes: ``..`` is refused) by its absolute path without the leading separator, as
+    ``git diff --no-index`` names it (``a/tmp/x.py``), which both take run from the root."""
+    try:
+        name = os.path.relpath(path)
+    except ValueError:  # on another drive (Windows)
+        name = os.pardir
+    if name == os.pardir or name.startswith(os.pardir + os.sep):
+        name = os.path.abspath(path).lstrip(os.sep + (os.altsep or ''))
+    return os.fsencode(name).replace(os.sep.encode(), b'/')
+
+
 def unified_diff(path: str, before: bytes, after: bytes) -> bytes:
     """A unified diff in the file's own bytes, with git's ``a/`` and ``b/``
-    names relative to the current folder, that ``git apply`` and ``patch -p1``
-    take from there (``\\ No newline at end of file`` included)."""
-    name = os.fsencode(os.path.relpath(path)).replace(os.sep.encode(), b'/')
+    names (``diff_name``), that ``git apply`` and ``patch -p1`` take
+    (``\\ No newline at end of file`` included)."""
+    name = diff_name(path)
     out = [b'--- ' + header_name(b'a/' + name) + b'\n', b'+++ ' + header_name(b'b/' + name) + b'\n']
     lines = difflib.diff_bytes(difflib.unified_diff, split_lines(before), split_lines(after), lineterm=b'\n')
     for line in itertools.islice(lines, 2, None):  # difflib's own header lines
