@@ -162,3 +162,24 @@ def test_a_notebook_the_project_excludes_gets_nothing(tmp_path: Path) -> None:
         checked = open_notebook(session, 'nb.ipynb')  # the same cells, not excluded
         assert spans(await session.diagnostics(checked[4], 1)) == [ESC301]
     run(tmp_path, body)
+
+
+def test_cells_added_and_removed_and_a_cell_in_another_language(tmp_path: Path) -> None:
+    async def body(session: Session) -> None:
+        uris = open_notebook(session, 'nb.ipynb')
+        assert spans(await session.diagnostics(uris[4], 1)) == [ESC301]
+        new, sql = cell_uri(session, 'nb.ipynb', 6), cell_uri(session, 'nb.ipynb', 7)
+        session.client.notebook_document_did_change(types.DidChangeNotebookDocumentParams(
+            types.VersionedNotebookDocumentIdentifier(2, session.uri('nb.ipynb')),
+            types.NotebookDocumentChangeEvent(cells=types.NotebookDocumentCellChanges(
+                structure=types.NotebookDocumentCellChangeStructure(
+                    types.NotebookCellArrayChange(4, 1, [types.NotebookCell(CODE, new),
+                                                         types.NotebookCell(CODE, sql)]),
+                    did_open=[types.TextDocumentItem(new, 'python', 1, "z = '\\w'\n"),
+                              types.TextDocumentItem(sql, 'sql', 1, "select '\\d'\n")],
+                    did_close=[types.TextDocumentIdentifier(uris[4])])))))
+        assert await session.latest_where(uris[4], lambda found: found == []) == []  # the cell removed
+        assert spans(await session.diagnostics(new, 1)) == [('ESC301', 0, 5, 0, 7)]
+        assert await session.diagnostics(sql, 1) == []  # a SQL cell is not Python
+        assert spans(session.published[uris[2]][-1].diagnostics) == [ESC401]
+    run(tmp_path, body)
