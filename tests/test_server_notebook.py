@@ -183,3 +183,22 @@ def test_cells_added_and_removed_and_a_cell_in_another_language(tmp_path: Path) 
         assert await session.diagnostics(sql, 1) == []  # a SQL cell is not Python
         assert spans(session.published[uris[2]][-1].diagnostics) == [ESC401]
     run(tmp_path, body)
+
+
+def test_a_cell_is_changed_where_the_protocol_splits_lines(tmp_path: Path) -> None:
+    """A form feed is no line end for the protocol nor for CPython (pygls' own copy of a cell
+    splits there): an incremental change in the line after one lands where the client meant."""
+    cells = [(CODE, 'python', "a = '\x0c'\nx = '\\d'\n")]
+
+    async def body(session: Session) -> None:
+        uri, = open_notebook(session, 'nb.ipynb', cells)
+        assert spans(await session.diagnostics(uri, 1)) == [('ESC301', 1, 5, 1, 7)]
+        at = types.Position(1, 4)
+        session.client.notebook_document_did_change(types.DidChangeNotebookDocumentParams(
+            types.VersionedNotebookDocumentIdentifier(2, session.uri('nb.ipynb')),
+            types.NotebookDocumentChangeEvent(cells=types.NotebookDocumentCellChanges(text_content=[
+                types.NotebookDocumentCellContentChanges(
+                    types.VersionedTextDocumentIdentifier(version=2, uri=uri),
+                    [types.TextDocumentContentChangePartial(types.Range(at, at), 'r')])]))))
+        assert await session.diagnostics(uri, 2) == []  # x = r'\d'
+    run(tmp_path, body)

@@ -15,7 +15,8 @@ config file changes) and schedules the runs, off the message loop (``Jobs``:
 checks in worker threads, plans in their own; a newer version of a text drops
 the run of an older one; a request about a text waits for its check without
 holding up the others and is answered for the version it was asked of; a run
-that raises logs an error and publishes no diagnostics, the server goes on).
+that raises logs an error and publishes no diagnostics, the server goes on).  Notebook
+documents (LSP 3.17) are checked as one module of their code cells: ``server_notebooks``.
 """
 from __future__ import annotations
 
@@ -32,6 +33,7 @@ import time
 import traceback
 from typing import TYPE_CHECKING, Any, Iterator, NamedTuple, Sequence
 
+import attrs
 from lsprotocol import types
 from pygls import uris
 from pygls.exceptions import JsonRpcException
@@ -170,6 +172,21 @@ class Protocol(LanguageServerProtocol):
         self, params: types.DidChangeTextDocumentParams,
     ) -> Iterator[tuple[Any, tuple[Any, ...], None]]:
         handler = self.fm.features.get(types.TEXT_DOCUMENT_DID_CHANGE)
+        if handler is not None:
+            yield handler, (params,), None
+
+    @lsp_method(types.NOTEBOOK_DOCUMENT_DID_CHANGE)
+    def lsp_notebook_document__did_change(
+        self, params: types.DidChangeNotebookDocumentParams,
+    ) -> Iterator[tuple[Any, tuple[Any, ...], None]]:
+        """pygls' workspace keeps the notebook's cells (their order, kinds, languages), but not
+        their texts' changes (its own copy would clamp the change's positions in place, as above):
+        the handler changes the cells' texts (``server_notebooks``)."""
+        cells = params.change.cells
+        structure_only = attrs.evolve(cells, text_content=None) if cells is not None else None
+        self.workspace.update_notebook_document(
+            attrs.evolve(params, change=attrs.evolve(params.change, cells=structure_only)))
+        handler = self.fm.features.get(types.NOTEBOOK_DOCUMENT_DID_CHANGE)
         if handler is not None:
             yield handler, (params,), None
 

@@ -9,7 +9,7 @@ text's does: the module is a ``Document`` under the notebook's URI.
 from __future__ import annotations
 
 import time
-from typing import Any, NamedTuple
+from typing import NamedTuple, Sequence
 
 import attrs
 from lsprotocol import types
@@ -30,16 +30,16 @@ class Cells(NamedTuple):
     versions: list[int | None]
 
     @classmethod
-    def of(cls, held: types.NotebookDocument, cells: list[Any]) -> Cells:
-        """``held``: pygls' notebook document; ``cells``: its cells' text documents, in order."""
-        kinds = [cell.kind for cell in held.cells]
+    def of(cls, held: types.NotebookDocument, languages: list[str | None], texts: list[Document]) -> Cells:
+        """``held``: pygls' notebook document (its cells' order and kinds); ``languages`` and
+        ``texts``: each cell's language identifier and text, in order."""
         python = types.NotebookCellKind.Code, api.PYTHON_LANGUAGE
-        texts = [cell.source if (kind, cell.language_id) == python
-                 else None  # a Markdown or raw cell, or another language's: never read
-                 for kind, cell in zip(kinds, cells)]
-        book = notebook.Notebook.of_cells(texts)
-        return cls(Document.of(held.uri, held.version, book.text), book, [cell.uri for cell in cells],
-                   [cell.version for cell in cells])
+        book = notebook.Notebook.of_cells([
+            text.text if (cell.kind, language) == python
+            else None  # a Markdown or raw cell, or another language's: never read
+            for cell, language, text in zip(held.cells, languages, texts)])
+        return cls(Document.of(held.uri, held.version, book.text), book, [text.uri for text in texts],
+                   [text.version for text in texts])
 
     def cell(self, uri: str) -> notebook.Cell | None:
         """The code cell checked under ``uri`` (None: a Markdown cell, or not this notebook's)."""
@@ -114,12 +114,16 @@ def serve_notebooks(server: LanguageServer, engine: Engine, jobs: Jobs) -> None:
     on each change and on save (a newer version drops the run of an older one), its
     diagnostics cleared on close; none for a notebook the configuration excludes."""
 
+    texts: dict[str, Document] = {}  # each open cell's text, changed as a text's is (``Document``)
+
     def read(uri: str, pause: float = 0.0) -> None:
         held = server.workspace.get_notebook_document(notebook_uri=uri)
         if held is None:
             return
         before = engine.notebooks.get(uri)
-        cells = Cells.of(held, [server.workspace.get_text_document(cell.document) for cell in held.cells])
+        languages = [server.workspace.get_text_document(cell.document).language_id for cell in held.cells]
+        cells = Cells.of(held, languages, [texts.get(cell.document) or Document.of(cell.document, None, '')
+                                           for cell in held.cells])
         engine.notebooks[uri] = cells
         engine.cell_notebook.update(dict.fromkeys(cells.uris, uri))
         for gone in set(before.uris if before else []) - set(cells.uris):  # a cell deleted: cleared
@@ -127,12 +131,27 @@ def serve_notebooks(server: LanguageServer, engine: Engine, jobs: Jobs) -> None:
             server.text_document_publish_diagnostics(types.PublishDiagnosticsParams(gone, []))
         jobs.schedule(cells.document, pause)
 
+    def opened(items: Sequence[types.TextDocumentItem]) -> None:
+        texts.update((item.uri, Document.of(item.uri, item.version, item.text)) for item in items)
+
     @server.feature(types.NOTEBOOK_DOCUMENT_DID_OPEN)
     def did_open(params: types.DidOpenNotebookDocumentParams) -> None:
+        opened(params.cell_text_documents)
         read(params.notebook_document.uri)
 
     @server.feature(types.NOTEBOOK_DOCUMENT_DID_CHANGE)
     def did_change(params: types.DidChangeNotebookDocumentParams) -> None:
+        """The cells' texts changed here, not with pygls' copies: it splits lines where
+        ``str.splitlines`` does (a form feed, U+2028), the protocol and CPython do not."""
+        changes = params.change.cells
+        structure = changes.structure if changes else None
+        opened(structure.did_open or [] if structure else [])
+        for closed in structure.did_close or [] if structure else []:
+            texts.pop(closed.uri, None)
+        for change in changes.text_content or [] if changes else []:
+            text = texts.get(change.document.uri)
+            if text is not None:
+                texts[text.uri] = text.changed(change.document.version, change.changes, engine.encoding)
         uri = params.notebook_document.uri
         read(uri, engine.pause_after_change(uri, time.monotonic()))
 
@@ -151,6 +170,7 @@ def serve_notebooks(server: LanguageServer, engine: Engine, jobs: Jobs) -> None:
             running.cancel()
         for cell in cells.uris if cells else []:
             engine.cell_notebook.pop(cell, None)
+            texts.pop(cell, None)
             server.text_document_publish_diagnostics(types.PublishDiagnosticsParams(cell, []))
 
 
