@@ -5,6 +5,7 @@ cell-relative positions, quick fixes, noqa and fix-all on the cell, closing clea
 expected ranges and texts are written out by hand (UTF-16 units counted from the text)."""
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 import pytest
@@ -201,4 +202,19 @@ def test_a_cell_is_changed_where_the_protocol_splits_lines(tmp_path: Path) -> No
                     types.VersionedTextDocumentIdentifier(version=2, uri=uri),
                     [types.TextDocumentContentChangePartial(types.Range(at, at), 'r')])]))))
         assert await session.diagnostics(uri, 2) == []  # x = r'\d'
+    run(tmp_path, body)
+
+
+def test_a_newer_version_of_the_notebook_drops_the_checks_of_older_ones(tmp_path: Path) -> None:
+    """A burst of edits in a cell: its diagnostics come for the last version, in order, never
+    an older version's after a newer one's."""
+    async def body(session: Session) -> None:
+        uris = open_notebook(session, 'nb.ipynb')
+        await session.diagnostics(uris[4], 1)
+        for count in range(2, 12):
+            edit_cell(session, 'nb.ipynb', count, uris[4], count, "x = '" + '\\d' * count + "'\n")
+        assert len(await session.diagnostics(uris[4], 11)) == 11
+        await asyncio.sleep(0.5)  # anything still running would be published by now
+        versions = [params.version for params in session.published[uris[4]]]
+        assert versions == sorted(versions) and versions[-1] == 11
     run(tmp_path, body)
