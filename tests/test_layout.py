@@ -51,7 +51,7 @@ MAY_IMPORT: dict[str, set[str]] = {
                      'commands.check'},
     'commands.server': {'', 'api', 'config', 'rules', 'commands', 'commands.explain',
                         'commands.server_notebooks'},
-    'commands.server_notebooks': {'api', 'notebook', 'commands', 'commands.server'},
+    'commands.server_notebooks': {'api', 'notebook', 'rules', 'commands', 'commands.server'},
     'commands.explain': {'rules'},
     'cli': {'', 'config', 'output', 'fix', 'commands', 'commands.check', 'commands.explain', 'commands.fix',
             'commands.server'},

@@ -218,3 +218,14 @@ def test_a_newer_version_of_the_notebook_drops_the_checks_of_older_ones(tmp_path
         versions = [params.version for params in session.published[uris[4]]]
         assert versions == sorted(versions) and versions[-1] == 11
     run(tmp_path, body)
+
+
+def test_fix_all_is_offered_only_in_a_cell_with_a_safe_fix_to_resolve(tmp_path: Path) -> None:
+    async def body(session: Session) -> None:
+        uris = open_notebook(session, 'nb.ipynb')
+        await session.diagnostics(uris[4], 1)
+        assert await session.actions(uris[0], only=['source.fixAll']) == []  # the import's cell
+        assert await session.actions(uris[2], only=['source.fixAll']) == []  # ESC401 only: unsafe
+        action, = await session.actions(uris[4], only=['source.fixAll'])
+        assert action.edit is None  # made when resolved
+    run(tmp_path, body, resolve=True)

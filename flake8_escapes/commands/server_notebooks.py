@@ -15,8 +15,8 @@ import attrs
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 
-from flake8_escapes import api, notebook
-from flake8_escapes.commands.server import Document, Engine, Jobs, hover_at
+from flake8_escapes import api, notebook, rules
+from flake8_escapes.commands.server import FIX_ALL, Document, Engine, Jobs, hover_at
 
 
 class Cells(NamedTuple):
@@ -195,9 +195,13 @@ async def cell_actions(engine: Engine, jobs: Jobs,
     cells, cell = found
     asked = types.CodeActionParams(types.TextDocumentIdentifier(cells.document.uri), types.Range(
         cells.to_module(cell, params.range.start), cells.to_module(cell, params.range.end)), params.context)
+    rows = range(cell.first, cell.first + len(cell.lines))  # the diagnostics are known (``cell_linted``)
+    fixable = any(item.fix == rules.SAFE and item.line in rows for item in engine.diagnostics(cells.document))
     actions: list[types.CodeAction] = await jobs.planned(engine.code_actions, cells.document, asked)
     if not (engine.versioned_edits or engine.current(cells.document)):
         return None
+    if not fixable:  # nothing in this cell for fix-all
+        actions = [action for action in actions if action.kind != FIX_ALL]
     kept = (cells.in_cell(uri, action, engine.versioned_edits) for action in actions)
     return [action for action in kept if action is not None]
 
