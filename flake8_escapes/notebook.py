@@ -33,7 +33,7 @@ import json
 import re
 import warnings
 from json.decoder import scanstring  # type: ignore[attr-defined]  # public, untyped in typeshed
-from typing import Callable, NamedTuple
+from typing import Callable, NamedTuple, Sequence
 
 #: The suffix of a notebook's name: ``check`` and ``fix`` read such a file as a notebook.
 SUFFIX = '.ipynb'
@@ -98,14 +98,26 @@ class Notebook:
         self.bom = bom
         cells, self.language = _cells_of(raw)
         self.ascii = raw.isascii()  # a file with raw UTF-8 in it is written so; else \\uXXXX
+        self._join([_code_text(cell) for cell in cells])
+
+    @classmethod
+    def of_cells(cls, texts: Sequence[str | None]) -> Notebook:
+        """A notebook from its cells' texts as an editor holds them (the language server's
+        notebook documents), in order: a code cell's text, None for a Markdown, raw or other
+        language's cell (counted, not read).  No JSON text: nothing to splice."""
+        book = cls.__new__(cls)
+        book.raw, book.bom, book.language, book.ascii = '', '', '', True
+        book._join(texts)
+        return book
+
+    def _join(self, texts: Sequence[str | None]) -> None:
+        """The module of the code cells' ``texts`` (None: a cell not read), and the way back."""
         self.cells: list[Cell] = []
         self.lines: list[str] = []
         self.masked: list[str] = []
-        for index, cell in enumerate(cells):
-            if cell.get('cell_type') != 'code' or not _python_cell(cell):
+        for index, text in enumerate(texts):
+            if text is None:
                 continue
-            source = cell['source']  # a string or a list of strings (``_cells_of``)
-            text = source if isinstance(source, str) else ''.join(source)  # type: ignore[arg-type]
             lines = line_list(text)
             added = bool(lines) and not lines[-1].endswith(('\n', '\r'))
             self.cells.append(Cell(index + 1, len(self.lines) + 1, lines, added))
@@ -323,6 +335,15 @@ def _cells_of(raw: str) -> tuple[list[dict[str, object]], str]:
             language = name
             break
     return cells, language
+
+
+def _code_text(cell: dict[str, object]) -> str | None:
+    """A code cell's source text (a string or a list of strings, ``_cells_of``); None for
+    a Markdown or raw cell, or a code cell in another language (``_python_cell``)."""
+    if cell.get('cell_type') != 'code' or not _python_cell(cell):
+        return None
+    source = cell['source']
+    return source if isinstance(source, str) else ''.join(source)  # type: ignore[arg-type]
 
 
 def _python_cell(cell: dict[str, object]) -> bool:

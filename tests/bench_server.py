@@ -17,8 +17,13 @@ client that resolves edits asks it), and after a quiet time (``QUIET``, a save a
 fix-all (the list and, for a client that resolves, its edit), then the quick fix at the
 diagnostic nearest the edit, each timed apart (target: each within max(0.1 s, 1.5x the edit's
 diagnostics)); ``--no-resolve``: a client that cannot, which gets the edits with the list.
-Last, the time a hover on a small text waits while a 20,000-line text is being checked (target
-0.1 s).  The load average is printed with the figures.
+Then the time a hover on a small text waits while a 20,000-line text is being checked (target
+0.1 s).  Last, a notebook of ``--cells`` cells (default 200; every fifth Markdown, a magic line in
+every seventh, the code cells ``generated``'s blocks) synced as LSP notebook documents: from
+``notebookDocument/didOpen`` to the diagnostics of its last cell, from a one-character edit in
+its middle cell (the first from the middle on with a report) to that cell's new diagnostics, and
+the quick fix in that cell.  The load
+average is printed with the figures.
 """
 from __future__ import annotations
 
@@ -186,6 +191,81 @@ async def hover_wait(big: str, folder: str) -> float:
     return waited if checking else float('nan')
 
 
+def notebook_cells(count: int) -> list[tuple[types.NotebookCellKind, str, str]]:
+    """(kind, language, text) of ``count`` cells: every fifth Markdown, the others ``generated``'s
+    blocks (the first the imports), a ``%matplotlib`` line in every seventh."""
+    first, *blocks = generated(count * 8).split('\ndef ')
+    cells = []
+    for index in range(count):
+        if index % 5 == 4:
+            cells.append((types.NotebookCellKind.Markup, 'markdown', f"# Part {index}\nUse '\\d' here.\n"))
+            continue
+        text = first if index == 0 else 'def ' + blocks[index % len(blocks)]
+        magic = '%matplotlib inline\n' if index % 7 == 6 else ''
+        cells.append((types.NotebookCellKind.Code, 'python', magic + text.rstrip('\n') + '\n'))
+    return cells
+
+
+async def notebook_times(count: int, folder: str) -> tuple[float, float, float, int]:
+    """A notebook of ``count`` cells: (didOpen to its last cell's diagnostics, an edit in its
+    middle cell to that cell's, the quick fix there in hand, the diagnostics in all)."""
+    client = LanguageClient('bench', '1')
+    arrived: dict[tuple[str, int | None], float] = {}
+    found: dict[tuple[str, int | None], list[types.Diagnostic]] = {}
+    event = asyncio.Event()
+
+    @client.feature(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+    def publish(params: types.PublishDiagnosticsParams) -> None:
+        arrived[params.uri, params.version] = time.perf_counter()
+        found[params.uri, params.version] = list(params.diagnostics)
+        event.set()
+
+    async def wait(uri: str, version: int) -> float:
+        while (uri, version) not in arrived:
+            event.clear()
+            await asyncio.wait_for(event.wait(), 60)
+        return arrived[uri, version]
+    await client.start_io(sys.executable, '-m', 'flake8_escapes', 'server', cwd=folder)
+    syncs = types.NotebookDocumentClientCapabilities(types.NotebookDocumentSyncClientCapabilities())
+    await client.initialize_async(types.InitializeParams(
+        capabilities=types.ClientCapabilities(notebook_document=syncs), root_uri=uris.from_fs_path(folder)))
+    client.initialized(types.InitializedParams())
+    cells = notebook_cells(count)
+    path = Path(folder) / 'bench.ipynb'
+    cell_uris = [f'vscode-notebook-cell:{path}#C{index}' for index in range(count)]
+    start = time.perf_counter()
+    listed = [types.NotebookCell(kind, uri) for (kind, _, _), uri in zip(cells, cell_uris)]
+    texts = [types.TextDocumentItem(uri, language, 1, text)
+             for (_, language, text), uri in zip(cells, cell_uris)]
+    client.notebook_document_did_open(types.DidOpenNotebookDocumentParams(
+        types.NotebookDocument(uris.from_fs_path(str(path)), 'jupyter-notebook', 1, listed), texts))
+    opened = await wait(cell_uris[-1], 1) - start
+    middle = next(index for index in range(count // 2, count) if found[cell_uris[index], 1])
+    uri = cell_uris[middle]
+    at = types.Position(1, 4)  # 'found' becomes 'xfound': the cell still parses
+    start = time.perf_counter()
+    change = types.NotebookDocumentCellContentChanges(
+        types.VersionedTextDocumentIdentifier(version=2, uri=uri),
+        [types.TextDocumentContentChangePartial(types.Range(at, at), 'x')])
+    client.notebook_document_did_change(types.DidChangeNotebookDocumentParams(
+        types.VersionedNotebookDocumentIdentifier(2, uris.from_fs_path(str(path))),
+        types.NotebookDocumentChangeEvent(cells=types.NotebookDocumentCellChanges(text_content=[change]))))
+    edited = await wait(uri, 2) - start
+    quick = float('nan')
+    if found[uri, 2]:
+        diagnostic = found[uri, 2][0]
+        start = time.perf_counter()
+        await client.text_document_code_action_async(types.CodeActionParams(
+            types.TextDocumentIdentifier(uri), diagnostic.range,
+            types.CodeActionContext([diagnostic], only=[types.CodeActionKind.QuickFix])))
+        quick = time.perf_counter() - start
+    total = sum(len(found[cell, 1]) for cell in cell_uris)
+    await client.shutdown_async(None)
+    client.exit(None)
+    await client.stop()
+    return opened, edited, quick, total
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
     parser.add_argument('--rounds', type=int, default=5)
@@ -194,6 +274,7 @@ def main() -> int:
                         help="the file is the session's first: its time includes reading the configuration")
     parser.add_argument('--no-resolve', action='store_true',
                         help='a client that cannot resolve a code action (fix-all planned with the rest)')
+    parser.add_argument('--cells', type=int, default=200, help="the notebook's cells (0: no notebook)")
     parser.add_argument('files', nargs='*')
     args = parser.parse_args()
     sources = [(f'generated, {lines} lines', generated(int(lines))) for lines in args.lines.split(',')]
@@ -228,6 +309,13 @@ def main() -> int:
         print(f'a hover on a small text while 20,000 lines are checked: {waited:.3f} s '
               f'(target {TARGET_HOVER}; load average {os.getloadavg()[0]:.1f}); median of {args.rounds}')
         worst = max(worst, waited > TARGET_HOVER)
+        if args.cells:
+            runs = [asyncio.run(notebook_times(args.cells, folder)) for _ in range(args.rounds)]
+            opened, edited, quick = (statistics.median(item[index] for item in runs) for index in range(3))
+            print(f'a notebook of {args.cells} cells ({runs[0][3]} diagnostics; load average '
+                  f'{os.getloadavg()[0]:.1f}): first diagnostics of its last cell {opened:.3f} s, after an '
+                  f'edit in its middle cell {edited:.3f} s, the quick fix there in hand {quick:.3f} s; '
+                  f'median of {args.rounds}')
     return int(worst)
 
 

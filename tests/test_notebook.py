@@ -417,3 +417,14 @@ def test_a_cell_stopped_only_by_refused_escapes_gets_every_check(tmp_path):
     assert found == [*EXPECTED, (8, 1, 8, 'ESC304'), (8, 1, 14, 'ESC301'), (8, 2, 18, 'ESC401')]
     assert in_string_token(cell.replace('\\U', '\\\\'), 2, 18)
     assert 'analysis.ipynb:cell 8: does not parse (SyntaxError at line 1): only its escapes' in err
+
+
+def test_a_notebook_from_its_cells_texts_is_the_notebook_read_from_json():
+    """``Notebook.of_cells`` (the language server's notebook documents: the cells' texts, None for
+    a Markdown or raw cell) gives the module and the map back that reading the JSON gives."""
+    read = notebook.Notebook(notebook_text(CELLS))
+    given = notebook.Notebook.of_cells([text if kind == 'code' else None for kind, text in CELLS])
+    assert given.text == read.text and given.masked == read.masked and given.cells == read.cells
+    assert [given.where(row) for row in range(1, len(given.masked) + 1)] == \
+        [read.where(row) for row in range(1, len(read.masked) + 1)]
+    assert given.where(given.cells[2].first + 1) == (4, 2)  # cell 4's second row ("print(re.sub...")

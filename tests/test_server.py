@@ -104,7 +104,9 @@ class Session:
             text_document=types.TextDocumentClientCapabilities(
                 publish_diagnostics=types.PublishDiagnosticsClientCapabilities(version_support=True),
                 code_action=types.CodeActionClientCapabilities(resolve_support=resolving,
-                                                               disabled_support=True)))
+                                                               disabled_support=True)),
+            notebook_document=types.NotebookDocumentClientCapabilities(  # as VS Code says it
+                types.NotebookDocumentSyncClientCapabilities()))
         folder = types.WorkspaceFolder(uris.from_fs_path(str(self.folder)), 'test')
         result = await self.client.initialize_async(types.InitializeParams(
             capabilities=capabilities, workspace_folders=[folder], root_uri=folder.uri,

@@ -15,7 +15,8 @@ config file changes) and schedules the runs, off the message loop (``Jobs``:
 checks in worker threads, plans in their own; a newer version of a text drops
 the run of an older one; a request about a text waits for its check without
 holding up the others and is answered for the version it was asked of; a run
-that raises logs an error and publishes no diagnostics, the server goes on).
+that raises logs an error and publishes no diagnostics, the server goes on).  Notebook
+documents (LSP 3.17) are checked as one module of their code cells: ``server_notebooks``.
 """
 from __future__ import annotations
 
@@ -30,8 +31,9 @@ import re
 import threading
 import time
 import traceback
-from typing import Any, Iterator, NamedTuple, Sequence
+from typing import TYPE_CHECKING, Any, Iterator, NamedTuple, Sequence
 
+import attrs
 from lsprotocol import types
 from pygls import uris
 from pygls.exceptions import JsonRpcException
@@ -41,6 +43,9 @@ from pygls.protocol.language_server import lsp_method
 
 from flake8_escapes import __version__, api, config, rules
 from flake8_escapes.commands.explain import source_url
+
+if TYPE_CHECKING:
+    from flake8_escapes.commands.server_notebooks import Cells
 
 NAME = 'flake8-escapes'
 FIX_ALL = f'{types.CodeActionKind.SourceFixAll.value}.{NAME}'
@@ -65,6 +70,9 @@ NEAR = 20
 #: AHEAD_QUIET seconds (the interpreter runs one thread at a time: a plan made ahead while the user
 #: types would slow the checks; a longer text's takes seconds, and is made when asked).
 AHEAD_PAUSE, AHEAD_LINES, AHEAD_QUIET = 0.05, 5000, 1.0
+#: The notebooks the server reads (LSP 3.17 notebook documents): Jupyter's, their Python cells.
+NOTEBOOK_SYNC = types.NotebookDocumentSyncOptions([types.NotebookDocumentFilterWithNotebook(
+    'jupyter-notebook', [types.NotebookCellLanguage(api.PYTHON_LANGUAGE)])], save=True)
 #: What ``Protocol.structure_message`` gives for a request it has answered with an error already.
 ANSWERED = object()
 
@@ -167,6 +175,21 @@ class Protocol(LanguageServerProtocol):
         if handler is not None:
             yield handler, (params,), None
 
+    @lsp_method(types.NOTEBOOK_DOCUMENT_DID_CHANGE)
+    def lsp_notebook_document__did_change(
+        self, params: types.DidChangeNotebookDocumentParams,
+    ) -> Iterator[tuple[Any, tuple[Any, ...], None]]:
+        """pygls' workspace keeps the notebook's cells (their order, kinds, languages), but not
+        their texts' changes (its own copy would clamp the change's positions in place, as above):
+        the handler changes the cells' texts (``server_notebooks``)."""
+        cells = params.change.cells
+        structure_only = attrs.evolve(cells, text_content=None) if cells is not None else None
+        self.workspace.update_notebook_document(
+            attrs.evolve(params, change=attrs.evolve(params.change, cells=structure_only)))
+        handler = self.fm.features.get(types.NOTEBOOK_DOCUMENT_DID_CHANGE)
+        if handler is not None:
+            yield handler, (params,), None
+
 
 def severity_of(code: str, chosen: dict[str, str]) -> types.DiagnosticSeverity:
     """The severity of ``code``: the longest prefix named in ``chosen``, then in the defaults."""
@@ -245,6 +268,8 @@ class Engine:
         self.linters: dict[str, api.Linter] = {}  # each text's incremental check
         self.busy: dict[str, threading.Lock] = {}  # one check of a text at a time (its linter's chunks)
         self.complaints: list[str] = []  # configuration errors to log, from the worker
+        self.notebooks: dict[str, Cells] = {}  # each open notebook, by its URI
+        self.cell_notebook: dict[str, str] = {}  # the notebook URI of each open notebook's cell
 
     def pause_after_change(self, uri: str, now: float) -> float:
         """How long the run of a change to ``uri`` at ``now`` waits: none after a quiet time (a
@@ -494,6 +519,12 @@ class Jobs:
     def publish(self, document: Document, found: list[api.Diagnostic]) -> None:
         engine = self.engine
         engine.linted[document.uri] = (document, found)
+        cells = engine.notebooks.get(document.uri)
+        if cells is not None and cells.document is document:  # a notebook: on each cell's URI
+            for (uri, shown), version in zip(cells.published(engine, found).items(), cells.versions):
+                self.server.text_document_publish_diagnostics(
+                    types.PublishDiagnosticsParams(uri, shown, version))
+            return
         self.server.text_document_publish_diagnostics(types.PublishDiagnosticsParams(
             document.uri, [engine.to_lsp(document, item) for item in found], document.version))
 
@@ -597,9 +628,12 @@ class Jobs:
 def build() -> LanguageServer:  # noqa: C901 - one small handler per message, registered here
     """The server: each LSP message's handler on one ``Engine``, its work on ``Jobs``."""
     server = LanguageServer(NAME, __version__, text_document_sync_kind=types.TextDocumentSyncKind.Incremental,
-                            protocol_cls=Protocol)
+                            notebook_document_sync=NOTEBOOK_SYNC, protocol_cls=Protocol)
+    # the notebooks' handlers live beside, on this module's Engine and Jobs
+    from flake8_escapes.commands.server_notebooks import cell_actions, cell_hover, serve_notebooks
     engine = Engine()
     jobs = Jobs(server, engine)
+    serve_notebooks(server, engine, jobs)
 
     @server.feature(types.INITIALIZE)
     def initialize(params: types.InitializeParams) -> None:
@@ -674,6 +708,8 @@ def build() -> LanguageServer:  # noqa: C901 - one small handler per message, re
     @server.feature(types.TEXT_DOCUMENT_CODE_ACTION, types.CodeActionOptions(
         code_action_kinds=[types.CodeActionKind.QuickFix, FIX_ALL], resolve_provider=True))
     async def code_action(params: types.CodeActionParams) -> list[types.CodeAction] | None:
+        if params.text_document.uri in engine.cell_notebook:
+            return await cell_actions(engine, jobs, params)
         document = await jobs.linted(params.text_document.uri)
         if document is None:
             return None
@@ -687,10 +723,15 @@ def build() -> LanguageServer:  # noqa: C901 - one small handler per message, re
         if await jobs.linted(str(data.get('uri'))) is None:
             return params
         action: types.CodeAction = await jobs.planned(resolved, engine, params)
+        cells = engine.notebooks.get(str(data.get('uri')))
+        if 'cell' in data and cells is not None:  # a notebook's: its edit on the cell's URI
+            return cells.in_cell(str(data['cell']), action, engine.versioned_edits) or params
         return action
 
     @server.feature(types.TEXT_DOCUMENT_HOVER)
     async def hover(params: types.HoverParams) -> types.Hover | None:
+        if params.text_document.uri in engine.cell_notebook:
+            return await cell_hover(engine, jobs, params)
         document = await jobs.linted(params.text_document.uri)
         return hover_at(engine, document, params.position) if document is not None else None
 
