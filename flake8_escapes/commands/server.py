@@ -372,8 +372,12 @@ class Engine:
         settings, filename = self.settings_for(document.uri)
         if api.excluded(settings, filename):
             return api.Fix(document.text, [], [], [], [], 'the configuration excludes the file')
-        return (api.fix(document.text, settings, filename) if item is None
-                else api.fixes(document.text, [item], settings, filename)[0])
+        if item is None:
+            return api.fix(document.text, settings, filename)
+        linter = self.linters.get(document.uri)  # its last check's AST and reports: a statement's plan
+        if linter is not None:
+            return linter.fixes(document.text, [item], settings, filename)[0]
+        return api.fixes(document.text, [item], settings, filename)[0]
 
     def noqa_edit(self, document: Document, item: api.Diagnostic) -> api.Edit | None:
         """``item``'s noqa edit: those of every diagnostic of the text made at once, on the
