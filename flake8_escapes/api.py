@@ -38,7 +38,7 @@ if TYPE_CHECKING:
 __all__ = [
     'SAFE', 'UNSAFE', 'CODES', 'Diagnostic', 'Edit', 'LeftAlone', 'Fix', 'Checked',
     'lint', 'fix', 'fixes', 'noqa_edit', 'noqa_edits', 'settings', 'checked', 'text_reports',
-    'refused_checked', 'refusals', 'Refusals', 'fix_bytes',
+    'refused_checked', 'refusals', 'Refusals', 'fix_bytes', 'load_fixer',
     'parsed', 'fix_title', 'noqa_title', 'FIX_ALL_TITLE', 'excluded', 'is_python', 'Linter',
 ]
 
@@ -71,6 +71,12 @@ def _fixer() -> Any:
     """The fixer (``flake8_escapes.fix``), imported when first needed."""
     from flake8_escapes import fix
     return fix
+
+
+def load_fixer() -> None:
+    """Import the fixer now, not at the first plan (an editor's server does it once its first
+    diagnostics are out, so that the first quick fix asked does not wait for the import)."""
+    _fixer()
 
 
 def __getattr__(name: str) -> Any:

@@ -245,6 +245,8 @@ class Engine:
         self.linters: dict[str, api.Linter] = {}  # each text's incremental check
         self.busy: dict[str, threading.Lock] = {}  # one check of a text at a time (its linter's chunks)
         self.complaints: list[str] = []  # configuration errors to log, from the worker
+        # each text's last diagnostics as sent (``lsp_diagnostics``)
+        self.sent: dict[str, dict[tuple[api.Diagnostic, str], types.Diagnostic]] = {}
 
     def pause_after_change(self, uri: str, now: float) -> float:
         """How long the run of a change to ``uri`` at ``now`` waits: none after a quiet time (a
@@ -452,6 +454,25 @@ def hover_at(engine: Engine, document: Document, position: types.Position) -> ty
     return None
 
 
+def lsp_diagnostics(engine: Engine, document: Document,
+                    found: list[api.Diagnostic]) -> list[types.Diagnostic]:
+    """``engine.to_lsp`` of each of ``found``: the one sent last time for a diagnostic the same on
+    a line the same (its range in the client's units is the same), the rest made (an edit changes
+    a few of thousands; the severities and the encoding change only with ``Jobs.again``)."""
+    sent = engine.sent.get(document.uri, {})
+    made: dict[tuple[api.Diagnostic, str], types.Diagnostic] = {}
+    converted = []
+    for item in found:
+        if item.line != item.end_line or item.line > len(document.lines):
+            converted.append(engine.to_lsp(document, item))
+            continue
+        key = (item, document.lines[item.line - 1])
+        diagnostic = made[key] = sent.get(key) or engine.to_lsp(document, item)
+        converted.append(diagnostic)
+    engine.sent[document.uri] = made
+    return converted
+
+
 def kept_out_of_collections() -> None:
     """After a check: every object alive now (above all the ASTs each text's ``api.Linter``
     keeps, hundreds of thousands of nodes on 20,000 lines) left out of the cyclic collector's
@@ -472,6 +493,7 @@ class Jobs:
     def __init__(self, server: LanguageServer, engine: Engine) -> None:
         self.server, self.engine = server, engine
         self.asking = 0  # code actions being planned, which a plan ahead lets go first
+        self.fixer_loaded = False
 
     def log(self, kind: types.MessageType, message: str) -> None:
         self.server.window_log_message(types.LogMessageParams(kind, message))
@@ -499,7 +521,10 @@ class Jobs:
         engine = self.engine
         engine.linted[document.uri] = (document, found)
         self.server.text_document_publish_diagnostics(types.PublishDiagnosticsParams(
-            document.uri, [engine.to_lsp(document, item) for item in found], document.version))
+            document.uri, lsp_diagnostics(engine, document, found), document.version))
+        if found and not self.fixer_loaded:  # the first quick fix asked will not wait for its import
+            self.fixer_loaded = True
+            engine.ahead.submit(api.load_fixer)
 
     async def run_later(self, document: Document, pause: float) -> list[api.Diagnostic] | None:
         if pause:
@@ -565,6 +590,7 @@ class Jobs:
         with engine.lock:
             engine.settings.clear()
         engine.plans.clear()
+        engine.sent.clear()  # the severities may have changed
         for document in list(engine.documents.values()):
             self.schedule(document)
 
@@ -658,7 +684,7 @@ def build() -> LanguageServer:  # noqa: C901 - one small handler per message, re
     def did_close(params: types.DidCloseTextDocumentParams) -> None:
         uri = params.text_document.uri
         for table in (engine.documents, engine.linted, engine.plans, engine.changed_at, engine.linters,
-                      engine.edited):
+                      engine.edited, engine.sent):
             table.pop(uri, None)
         running = engine.tasks.pop(uri, None)
         if running is not None:
