@@ -493,7 +493,6 @@ class Jobs:
     def __init__(self, server: LanguageServer, engine: Engine) -> None:
         self.server, self.engine = server, engine
         self.asking = 0  # code actions being planned, which a plan ahead lets go first
-        self.fixer_loaded = False
 
     def log(self, kind: types.MessageType, message: str) -> None:
         self.server.window_log_message(types.LogMessageParams(kind, message))
@@ -522,9 +521,6 @@ class Jobs:
         engine.linted[document.uri] = (document, found)
         self.server.text_document_publish_diagnostics(types.PublishDiagnosticsParams(
             document.uri, lsp_diagnostics(engine, document, found), document.version))
-        if found and not self.fixer_loaded:  # the first quick fix asked will not wait for its import
-            self.fixer_loaded = True
-            engine.ahead.submit(api.load_fixer)
 
     async def run_later(self, document: Document, pause: float) -> list[api.Diagnostic] | None:
         if pause:
@@ -647,6 +643,7 @@ def build() -> LanguageServer:  # noqa: C901 - one small handler per message, re
 
     @server.feature(types.INITIALIZED)
     def initialized(params: types.InitializedParams) -> None:
+        engine.ahead.submit(api.load_fixer)  # before the first check: the first quick fix will not wait
         workspace = server.client_capabilities.workspace
         watched = workspace and workspace.did_change_watched_files
         if watched and watched.dynamic_registration:
