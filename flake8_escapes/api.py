@@ -38,7 +38,7 @@ if TYPE_CHECKING:
 __all__ = [
     'SAFE', 'UNSAFE', 'CODES', 'Diagnostic', 'Edit', 'LeftAlone', 'Fix', 'Checked',
     'lint', 'fix', 'fixes', 'noqa_edit', 'noqa_edits', 'settings', 'checked', 'text_reports',
-    'refused_checked', 'refusals', 'Refusals', 'fix_bytes',
+    'refused_checked', 'refusals', 'Refusals', 'fix_bytes', 'load_fixer',
     'parsed', 'fix_title', 'noqa_title', 'FIX_ALL_TITLE', 'excluded', 'is_python', 'Linter',
 ]
 
@@ -71,6 +71,12 @@ def _fixer() -> Any:
     """The fixer (``flake8_escapes.fix``), imported when first needed."""
     from flake8_escapes import fix
     return fix
+
+
+def load_fixer() -> None:
+    """Import the fixer now, not at the first plan (an editor's server does it once its first
+    diagnostics are out, so that the first quick fix asked does not wait for the import)."""
+    _fixer()
 
 
 def __getattr__(name: str) -> Any:
@@ -267,7 +273,7 @@ def lint(text: str, settings: config.Config | None = None, filename: str = 'stdi
 def _lint(text: str, settings: config.Config | None, filename: str, prefilter: bool,
           parse: Callable[[str, list[str]], ast.Module] | None = None,
           tokens_for: Callable[[ast.Module, list[str]], list[tokenize.TokenInfo]] | None = None,
-          ) -> list[Diagnostic]:
+          keep: Callable[[Linted], None] | None = None) -> list[Diagnostic]:
     text, lines = _lines(text)
     if '\\' not in text or (_file_ignored(text, lines) and not _noqa_off(settings)):
         return []
@@ -275,6 +281,8 @@ def _lint(text: str, settings: config.Config | None, filename: str, prefilter: b
         return []
     functions = settings.regex_functions if settings else ()
     (reports, error), tree = _checked(text, lines, functions, parse=parse, tokens_for=tokens_for)
+    if keep is not None and tree is not None:
+        keep(Linted(text, lines, tree, reports, tuple(functions), {}))
     if isinstance(error, UNPARSED):  # check's reports of such a file
         whole = refused_checked(lines, functions)
         reports = whole.reports if whole else text_reports(lines) or []
@@ -284,6 +292,27 @@ def _lint(text: str, settings: config.Config | None, filename: str, prefilter: b
     noqa = _noqa_lines(lines) if silenced else {}
     found = [_diagnostic(report) for report in reports if not _inline_ignored(report, noqa.get(report.line))]
     return sorted(found, key=lambda item: (item.line, item.column, item.code))
+
+
+class Linted(NamedTuple):
+    """What ``Linter.lint`` saw of the last text it checked that parsed: the text (its line ends
+    read as the compiler reads them) and its lines, its AST, every report of the checks (before
+    the settings' select and ignore and ``# noqa``) and the regex functions they were found with."""
+
+    text: str
+    lines: list[str]
+    tree: ast.Module
+    reports: list[rules.Report]
+    functions: tuple[apis.Api, ...]
+    runs: dict[str, list[tuple[int, int, list[ast.stmt]]]]  # its ``_runs``, made on first need
+
+    def run_at(self, line: int) -> tuple[int, int, list[ast.stmt]] | None:
+        """The run of top-level statements (``_runs``) that holds ``line``, if any."""
+        runs = self.runs.get('')
+        if runs is None:
+            runs = self.runs[''] = _runs(self.tree, self.lines)  # two threads may both: the same
+        index = bisect.bisect_right(runs, (line, len(self.lines) + 1)) - 1
+        return runs[index] if index >= 0 and runs[index][1] >= line else None
 
 
 class Linter:
@@ -296,12 +325,31 @@ class Linter:
     def __init__(self, size: int = chunks.SIZE) -> None:
         self.chunks = chunks.Chunked(size)
         self.tokens: dict[tuple[int, tuple[str, ...]], list[tokenize.TokenInfo]] = {}
+        self.last: Linted | None = None  # replaced whole: read by another thread (``fixes``)
+        self.local_plans = 0  # the plans ``fixes`` made on a statement alone (a measure)
 
     def lint(self, text: str, settings: config.Config | None = None, filename: str = 'stdin', *,
              prefilter: bool = True) -> list[Diagnostic]:
         """``lint(text, settings, filename, prefilter=prefilter)``."""
+        self.last = None
         with collector_paused():
-            return _lint(text, settings, filename, prefilter, self._parsed, self._tokens)
+            return _lint(text, settings, filename, prefilter, self._parsed, self._tokens, self._keep)
+
+    def _keep(self, linted: Linted) -> None:
+        self.last = linted
+
+    def fixes(self, text: str, diagnostics: Sequence[Diagnostic], settings: config.Config | None = None,
+              filename: str = 'stdin') -> list[Fix]:
+        """``fixes(text, diagnostics, settings, filename)``, the same plans; that of a safe
+        diagnostic of the text last linted made on the top-level statement that holds it alone
+        where that is sure to give the whole text's plan (``_local_fix``), else on the whole text."""
+        planned = []
+        for item in diagnostics:
+            with collector_paused():
+                local = _local_fix(self.last, text, item, settings)
+            self.local_plans += local is not None
+            planned.append(local if local is not None else fixes(text, [item], settings, filename)[0])
+        return planned
 
     def _tokens(self, tree: ast.Module, lines: list[str]) -> list[tokenize.TokenInfo]:
         """``source.tokens_for(tree, lines)``, read chunk by chunk (each chunk's statements, on
@@ -335,6 +383,94 @@ class Linter:
             return self.chunks.parse(text, lines)
         except ValueError as error:  # a NUL byte, on 3.10 (``parsed``)
             raise SyntaxError(str(error)) from None
+
+
+def _local_fix(last: Linted | None, text: str, item: Diagnostic,
+               settings: config.Config | None) -> Fix | None:
+    """The plan of ``item``'s fix made on the lines of the top-level statements that hold it
+    (``_runs``: those that share a line merged) parsed alone, at their line 1, when ``last`` is
+    what the checks saw of ``text``, and it is sure to be the whole text's plan; None if not sure.
+
+    The fixer's plan of one safe escape reads the reports of its literal, the tokens and the AST of
+    its statement, and proves that the module's AST does not change and still parses: the whole
+    text's AST is its statements', so where the statement's lines alone parse to the same
+    statements (positions included, shifted) and give the same reports as in the whole text,
+    planned on them alone the edits are the same.  Not sure, so None: a diagnostic of an unsafe
+    code, or a statement that holds one (the regex proof reads names, and a safe fix is checked
+    not to hide an unsafe report: the whole text's reports again); a fix that would be left alone
+    or refused (the whole text says why); a text that ``# flake8: noqa`` silences, or whose
+    ``# noqa`` may silence one of the reports an unsafe fix would change (``Fix.unsafe_left``).
+    """
+    functions = tuple(settings.regex_functions) if settings else ()
+    if last is None or item.fix != rules.SAFE or functions != last.functions:
+        return None
+    if _normalized(text) != last.text:
+        return None
+    run = _local_run(last, item)
+    if run is None:
+        return None
+    first, end, statements = run
+    shift = first - 1
+    lines = last.lines[shift:end]
+    (found, error), tree = _checked(''.join(lines), lines, functions)
+    inside = [report for report in last.reports if first <= report.line <= end]
+    if tree is None or _seen(found, shift) != _seen(inside, 0):
+        return None
+    ast.increment_lineno(tree, shift)
+    if [ast.dump(node, include_attributes=True) for node in tree.body] != \
+            [ast.dump(node, include_attributes=True) for node in statements]:
+        return None
+    unsafe = sorted(report.code for report in last.reports if report.code in UNSAFE)
+    at = (shift, sum(map(len, last.lines[:shift])))
+    return _planned_alone(text, ''.join(lines), item, functions, at, unsafe)
+
+
+def _local_run(last: Linted, item: Diagnostic) -> tuple[int, int, list[ast.stmt]] | None:
+    """The run of top-level statements that holds ``item`` (``Linted.run_at``), where nothing
+    outside it may decide ``item``'s plan (``_local_fix``); None if something may."""
+    run = last.run_at(item.line)
+    if run is None or _file_ignored(last.text, last.lines):
+        return None
+    if any(report.code not in SAFE for report in last.reports if run[0] <= report.line <= run[1]):
+        return None
+    unsafe = [report for report in last.reports if report.code in UNSAFE]
+    if 'noqa' in last.text.lower() and _may_be_silenced(unsafe, last.lines, last.tree):
+        return None
+    return run
+
+
+def _seen(reports: list[rules.Report], shift: int) -> list[tuple[object, ...]]:
+    """What the fixer reads of each report, ``shift`` lines down."""
+    return sorted((report.line + shift, report.col, report.code, report.found.escape.text,
+                   report.found.piece.text, repr(report.fields)) for report in reports)
+
+
+def _planned_alone(text: str, alone: str, item: Diagnostic, functions: Iterable[apis.Api],
+                   at: tuple[int, int], unsafe: list[str]) -> Fix | None:
+    """``item``'s plan on ``alone`` (its statements' lines, ``at``: ``shift`` lines up, and the
+    offset of its first line in ``text``), as ``_planned`` would give it on ``text``: None where
+    the fixer did not make exactly one round of edits with nothing left alone."""
+    from flake8_escapes.fix.files import apply
+    fixer = _fixer()
+    shift, start = at
+    try:
+        result = fixer.fix_text(alone, {item.code}, tuple(functions),
+                                frozenset({(item.line - shift, item.column)}))
+    except (*UNFIXABLE, fixer.Refused, tokenize.TokenError):
+        return None
+    if result.left_alone or len(result.rounds) != 1 or not result.rounds[0]:
+        return None
+    edits = sorted(edit._replace(line=edit.line + shift) for edit in result.rounds[0])
+    if '\r' in text:
+        fixed = apply(text, edits)
+    else:  # the lines before and after as they are: no pass over the whole text's line ends
+        fixed = text[:start] + result.text + text[start + len(alone):]
+    return Fix(fixed, edits, sorted(result.fixed), [], unsafe)
+
+
+def _normalized(text: str) -> str:
+    """``text`` with its line ends read as the compiler reads them (``_lines``)."""
+    return text.replace('\r\n', '\n').replace('\r', '\n') if '\r' in text else text
 
 
 def excluded(settings: config.Config | None, filename: str) -> bool:
@@ -384,7 +520,12 @@ def _spans(tree: ast.Module, lines: list[str]) -> list[tuple[int, int]]:
     """The (first, last) lines of the top-level statements, decorators included,
     those that share a line or are joined by a line that ends with a backslash
     (a continuation, or one in a comment: more lines, never fewer) merged."""
-    spans: list[tuple[int, int]] = []
+    return [(first, last) for first, last, _ in _runs(tree, lines)]
+
+
+def _runs(tree: ast.Module, lines: list[str]) -> list[tuple[int, int, list[ast.stmt]]]:
+    """``_spans``, each with its statements."""
+    runs: list[tuple[int, int, list[ast.stmt]]] = []
     for node in tree.body:
         first = min([node.lineno, *(item.lineno for item in getattr(node, 'decorator_list', ()))])
         last = node.end_lineno or node.lineno
@@ -392,11 +533,12 @@ def _spans(tree: ast.Module, lines: list[str]) -> list[tuple[int, int]]:
             first -= 1
         while last < len(lines) and lines[last - 1].rstrip('\r\n').endswith('\\'):
             last += 1
-        if spans and first <= spans[-1][1]:
-            spans[-1] = (spans[-1][0], max(spans[-1][1], last))
+        if runs and first <= runs[-1][1]:
+            runs[-1][2].append(node)
+            runs[-1] = (runs[-1][0], max(runs[-1][1], last), runs[-1][2])
         else:
-            spans.append((first, last))
-    return spans
+            runs.append((first, last, [node]))
+    return runs
 
 
 def _file_ignored(text: str, lines: list[str]) -> bool:

@@ -7,6 +7,7 @@ import ast
 import io
 import warnings
 
+import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from flake8_escapes import api, chunks
@@ -117,3 +118,89 @@ def test_a_chunk_whose_later_line_changed_is_read_again():
     text = ''.join(lines)
     assert linter.lint(text) == api.lint(text)
     assert len(api.lint(text)) == 4  # \d, \q, \w, \777
+
+
+#: More lines for the fixer's plans: names that give a literal a role from another statement,
+#: f-strings' '=' text, t-strings (3.14), noqa (a file's too), a future import that changes the
+#: grammar, expression statements that would read as the module's docstring alone, ESC303.
+FIX_LINES = [
+    *LINES, "P = '(a)\\d\\1'\n", "re.sub(P, 'x', s)\n", "re.compile(Q)\n", "Q = '\\d\\w'\n",
+    "x = f'{y=}\\d'\n", "x = f'{y!r}\\q{\"\\d\"=}'\n", "x = t'{y}\\d'\n", "x = t'\\d{y=}'\n",
+    '# flake8: noqa\n', 'from __future__ import barry_as_FLUFL\n', 'x = 1 <> 2\n', "'\\d'\n",
+    '"""Mod \\d.\n', "w = '\\d' '\\q' 'x\\n'\n", "v = 'a\\d\\777'  # noqa: ESC303\n", "u = b'\\777\\d'\n",
+    "def g(x='\\d'):\n", "    '''>>> print('\\d')'''\n", "re.sub('(a)', '\\1', s)  # noqa: ESC401\n",
+    "m = '\\d'; n = '\\1'\n", "open('C:\\data\\d.txt')\n",
+]
+
+
+#: Whole statements, so that more of the texts parse (where the plan of one may be local).
+BLOCKS = [
+    'import re\n', 'def f():\n    """Doc \\d."""\n    return \'\\w\'\n', "class C:\n    x = '\\d'\n",
+    "@deco\ndef g(x='\\d'):\n    pass\n", "z = [\n'\\q',\n]\n", "s = '''\n\\d\n'''\n", 'x = (1 +\n  2)\n',
+    "a = 'x' \\\n  '\\d'\n", "if x:\n    y = '\\d'\nelse:\n    y = 2\n", 'g = f"""{x}\n\\d{y!r:>{w}}"""\n',
+    "t = '\\d'  # noqa: ESC301\n", "u = '\\777'\n", "'\\d'\n", "x = f'{y=}\\d'\n", "x = t'{y}\\d'\n",
+    "m = '\\d'; n = '\\w'\n", "v = 1 + \\\n  len('\\d')\n", '# a comment \\\n', '\n', "P = '(a)\\d\\1'\n",
+    "re.sub(P, 'x', s)\n", "h = f'{x:\\d}' 'C:\\temp'\n", "def k():\n    return '''\n>>> '\\d'\n'''\n",
+    "x = f'{y!r}\\q{\"\\d\"=}'\n", "w = '\\d' '\\q' 'x\\n'\n", "u = b'\\777\\d'\n",
+]
+
+
+def planned(plan, text: str, item: api.Diagnostic) -> object:
+    try:
+        return plan(text, [item])
+    except Exception as error:  # the same either way
+        return type(error).__name__
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.sampled_from(FIX_LINES), max_size=25) | st.lists(st.sampled_from(BLOCKS), max_size=25),
+       st.lists(edit, max_size=3), st.integers(1, 4))
+def test_a_quick_fix_planned_on_its_statement_is_the_whole_text_s(start, edits, size):
+    """``Linter.fixes`` plans a safe diagnostic's fix on its top-level statements alone where that
+    is sure to give ``fixes``' plan on the whole text: for random texts, after random edits, every
+    diagnostic's plan is the whole text's, edits, codes, what is left alone and why."""
+    linter = api.Linter(size)
+    lines = start
+    for step in [None, *edits]:
+        if step is not None:
+            lines = edited(lines, *step)
+        text = ''.join(lines)
+        try:
+            found = linter.lint(text)
+        except Exception:  # noqa: PIE786 - test_each_edit_is_linted_and_parsed_as_the_whole_text's
+            continue
+        for item in found:
+            assert planned(linter.fixes, text, item) == planned(api.fixes, text, item), (text, item)
+
+
+def test_a_safe_quick_fix_is_planned_on_its_statement_alone():
+    """On a long text, the plan of a safe diagnostic's fix is made on its statement alone (its
+    edit the whole text's), and only for the text last linted."""
+    blocks = [f"def f{n}(text):\n    found = re.search(r'\\d+{n}', text)\n    return '\\d{n}'\n"
+              for n in range(300)]
+    text = 'import re\n' + ''.join(blocks)
+    linter = api.Linter()
+    found = linter.lint(text)
+    assert len(found) == 300
+    for item in (found[0], found[150], found[-1]):
+        assert linter.fixes(text, [item]) == api.fixes(text, [item])
+    assert linter.local_plans == 3
+    assert linter.fixes(text, [found[150]])[0].edits == [api.Edit(found[150].line, 11, 0, 'r')]
+    other = text.replace('f7(', 'g7(')  # not the text last linted: the whole text's plan
+    assert linter.fixes(other, [found[150]]) == api.fixes(other, [found[150]])
+    assert linter.local_plans == 4
+
+
+@pytest.mark.parametrize('text, line', [
+    # its literal's role comes from another statement: an unsafe report in the statement
+    ("import re\np = '(a)\\d\\1'\nre.sub(p, 'x', s)\n", 2),
+    # a noqa may silence an unsafe report: Fix.unsafe_left is the whole text's
+    ("x = '\\d'\nimport re\nre.sub('(a)', '\\1', s)  # noqa: ESC401\n", 1),
+    # an unsafe diagnostic
+    ("import re\nre.sub('(a)', '\\1', s)\n", 2),
+])
+def test_a_quick_fix_is_planned_on_the_whole_text_where_its_statement_is_not_enough(text, line):
+    linter = api.Linter()
+    item = next(item for item in linter.lint(text) if item.line == line)
+    assert linter.fixes(text, [item]) == api.fixes(text, [item])
+    assert linter.local_plans == 0

@@ -718,3 +718,35 @@ def test_fix_all_and_the_quick_fixes_about_the_last_edit_are_planned_ahead():
     assert None in planned  # fix-all
     assert {item.line for item in planned if item is not None} == set(range(45, 55))  # ties: the earlier
     assert len(found) == 100 and engine.noqa_edit(document, found[0]) is not None
+
+
+def test_a_diagnostic_unchanged_on_a_line_unchanged_is_sent_as_converted_before():
+    """Publishing converts each diagnostic to LSP's once: after an edit elsewhere the ones on
+    lines that did not change are those sent before; a line changed before its escape (a
+    character two UTF-16 units long) gets its new range; a new diagnostic is converted."""
+    from flake8_escapes.commands import server
+    engine, document = engine_of("x = '\\d'\ny = '\\q'\nz = 1\n")
+    first = server.lsp_diagnostics(engine, document, engine.diagnostics(document))
+    assert [item.range.start.character for item in first] == [5, 5]
+    edited = server.Document.of(document.uri, 2, "x = '\\d'\ny = '😀\\q'\nz = '\\w'\n")
+    second = server.lsp_diagnostics(engine, edited, engine.diagnostics(edited))
+    assert second[0] is first[0]  # the same diagnostic on the same line
+    assert [(item.range.start.line, item.range.start.character, item.range.end.character)
+            for item in second] == [(0, 5, 7), (1, 7, 9), (2, 5, 7)]  # '😀': two UTF-16 units
+    assert second == [engine.to_lsp(edited, item) for item in engine.diagnostics(edited)]
+
+
+def test_a_quick_fix_of_a_checked_text_is_planned_on_its_statement(monkeypatch):
+    """The quick fix of a safe diagnostic of the text just checked is planned on its statement
+    alone (``api.Linter.fixes``), never by the fixer's run over the whole text."""
+    from flake8_escapes import api
+    engine, document = engine_of(''.join(f"def f{n}():\n    return '\\d'\n" for n in range(50)))
+    item = engine.diagnostics(document)[20]
+    monkeypatch.setattr(api, 'fixes', lambda *args: pytest.fail('the whole text planned'))
+    params = types.CodeActionParams(types.TextDocumentIdentifier(document.uri), types.Range(
+        types.Position(item.line - 1, item.column), types.Position(item.line - 1, item.column)),
+        types.CodeActionContext([], only=['quickfix']))
+    action = engine.code_actions(document, params)[0]
+    assert action.title == 'Make raw (same value)'
+    edit, = action.edit.changes[document.uri]
+    assert (edit.range.start.line, edit.range.start.character, edit.new_text) == (item.line - 1, 11, 'r')

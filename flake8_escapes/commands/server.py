@@ -270,6 +270,8 @@ class Engine:
         self.complaints: list[str] = []  # configuration errors to log, from the worker
         self.notebooks: dict[str, Cells] = {}  # each open notebook, by its URI
         self.cell_notebook: dict[str, str] = {}  # the notebook URI of each open notebook's cell
+        # each text's last diagnostics as sent (``lsp_diagnostics``)
+        self.sent: dict[str, dict[tuple[api.Diagnostic, str], types.Diagnostic]] = {}
 
     def pause_after_change(self, uri: str, now: float) -> float:
         """How long the run of a change to ``uri`` at ``now`` waits: none after a quiet time (a
@@ -397,8 +399,12 @@ class Engine:
         settings, filename = self.settings_for(document.uri)
         if api.excluded(settings, filename):
             return api.Fix(document.text, [], [], [], [], 'the configuration excludes the file')
-        return (api.fix(document.text, settings, filename) if item is None
-                else api.fixes(document.text, [item], settings, filename)[0])
+        if item is None:
+            return api.fix(document.text, settings, filename)
+        linter = self.linters.get(document.uri)  # its last check's AST and reports: a statement's plan
+        if linter is not None:
+            return linter.fixes(document.text, [item], settings, filename)[0]
+        return api.fixes(document.text, [item], settings, filename)[0]
 
     def noqa_edit(self, document: Document, item: api.Diagnostic) -> api.Edit | None:
         """``item``'s noqa edit: those of every diagnostic of the text made at once, on the
@@ -473,6 +479,25 @@ def hover_at(engine: Engine, document: Document, position: types.Position) -> ty
     return None
 
 
+def lsp_diagnostics(engine: Engine, document: Document,
+                    found: list[api.Diagnostic]) -> list[types.Diagnostic]:
+    """``engine.to_lsp`` of each of ``found``: the one sent last time for a diagnostic the same on
+    a line the same (its range in the client's units is the same), the rest made (an edit changes
+    a few of thousands; the severities and the encoding change only with ``Jobs.again``)."""
+    sent = engine.sent.get(document.uri, {})
+    made: dict[tuple[api.Diagnostic, str], types.Diagnostic] = {}
+    converted = []
+    for item in found:
+        if item.line != item.end_line or item.line > len(document.lines):
+            converted.append(engine.to_lsp(document, item))
+            continue
+        key = (item, document.lines[item.line - 1])
+        diagnostic = made[key] = sent.get(key) or engine.to_lsp(document, item)
+        converted.append(diagnostic)
+    engine.sent[document.uri] = made
+    return converted
+
+
 def kept_out_of_collections() -> None:
     """After a check: every object alive now (above all the ASTs each text's ``api.Linter``
     keeps, hundreds of thousands of nodes on 20,000 lines) left out of the cyclic collector's
@@ -526,7 +551,7 @@ class Jobs:
                     types.PublishDiagnosticsParams(uri, shown, version))
             return
         self.server.text_document_publish_diagnostics(types.PublishDiagnosticsParams(
-            document.uri, [engine.to_lsp(document, item) for item in found], document.version))
+            document.uri, lsp_diagnostics(engine, document, found), document.version))
 
     async def run_later(self, document: Document, pause: float) -> list[api.Diagnostic] | None:
         if pause:
@@ -592,6 +617,7 @@ class Jobs:
         with engine.lock:
             engine.settings.clear()
         engine.plans.clear()
+        engine.sent.clear()  # the severities may have changed
         for document in list(engine.documents.values()):
             self.schedule(document)
 
@@ -651,6 +677,7 @@ def build() -> LanguageServer:  # noqa: C901 - one small handler per message, re
 
     @server.feature(types.INITIALIZED)
     def initialized(params: types.InitializedParams) -> None:
+        engine.ahead.submit(api.load_fixer)  # before the first check: the first quick fix will not wait
         workspace = server.client_capabilities.workspace
         watched = workspace and workspace.did_change_watched_files
         if watched and watched.dynamic_registration:
@@ -688,7 +715,7 @@ def build() -> LanguageServer:  # noqa: C901 - one small handler per message, re
     def did_close(params: types.DidCloseTextDocumentParams) -> None:
         uri = params.text_document.uri
         for table in (engine.documents, engine.linted, engine.plans, engine.changed_at, engine.linters,
-                      engine.edited):
+                      engine.edited, engine.sent):
             table.pop(uri, None)
         running = engine.tasks.pop(uri, None)
         if running is not None:
