@@ -175,7 +175,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     before = signal.signal(signal.SIGTERM, _terminated) if handled else None
     try:
         status = run(args)
-        sys.stdout.flush()  # what is still buffered is written now, where a failure is caught, not at exit
+        if not sys.stdout.closed:  # (the server closes it when the client says exit)
+            sys.stdout.flush()  # still buffered: written where a failure is caught, not at exit
         return status
     except config.Unusable as error:  # bad usage, in the config file: as argparse's errors
         print(f'flake8-escapes {args.command}: error: {error}', file=sys.stderr)
