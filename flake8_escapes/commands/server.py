@@ -33,8 +33,8 @@ import time
 import traceback
 from typing import TYPE_CHECKING, Any, Iterator, NamedTuple, Sequence
 
-import attrs
-from lsprotocol import types
+from lsprotocol import types  # first: without the server extra, cli names it missing
+import attrs  # lsprotocol's dependency: there only with the server extra
 from pygls import uris
 from pygls.exceptions import JsonRpcException
 from pygls.lsp.server import LanguageServer
