@@ -70,8 +70,8 @@ def may_report(tokens: list[tokenize.TokenInfo], lines: list[str]) -> bool:
     found = scan(tokens, lines)
     if found.candidates or found.maybe_paths or found.commands:
         return True
-    doctest_reports = doctests.reports(found.pieces.doctest, EVERY_ROW, None, paths.ExampleReader())
-    if found.pieces.doctest and next(doctest_reports, None) is not None:
+    if found.pieces.doctest and next(doctests.reports(
+            found.pieces.doctest, EVERY_ROW, None, paths.ExampleReader()), None) is not None:
         return True  # an ESC602 if the literal is a docstring, which only the AST tells
     return (next(invalid.reports(found.found), None) is not None
             or next(paths.reports(found.found, None, found.judge), None) is not None
@@ -225,12 +225,14 @@ def unmended(reports: Iterable[rules.Report], closed: Closed) -> Iterator[rules.
     doubled: dict[int, list[int]] = {}
     for report in closed.reports:
         doubled.setdefault(report.line, []).append(report.col)
+    for cols in doubled.values():
+        cols.sort()  # once per row, not per report
     for report in reports:
         cols = doubled.get(report.line)
         if not cols:
             yield report
             continue
-        shift = sum(1 for index, col in enumerate(sorted(cols)) if col + index < report.col)
+        shift = sum(1 for index, col in enumerate(cols) if col + index < report.col)
         col = report.col - shift
         found = report.found._replace(col=col)
         yield report._replace(col=col, found=found)
