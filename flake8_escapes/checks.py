@@ -228,11 +228,11 @@ def unmended(reports: Iterable[rules.Report], closed: Closed) -> Iterator[rules.
     for cols in doubled.values():
         cols.sort()  # once per row, not per report
     for report in reports:
-        cols = doubled.get(report.line)
-        if not cols:
+        row = doubled.get(report.line)
+        if not row:
             yield report
             continue
-        shift = sum(1 for index, col in enumerate(cols) if col + index < report.col)
+        shift = sum(1 for index, col in enumerate(row) if col + index < report.col)
         col = report.col - shift
         found = report.found._replace(col=col)
         yield report._replace(col=col, found=found)
