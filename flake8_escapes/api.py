@@ -154,9 +154,11 @@ def checked(text: str, lines: list[str], regex_functions: Iterable[apis.Api],
 def _checked(text: str, lines: list[str], regex_functions: Iterable[apis.Api],
              escapes: bool = True, parse: Callable[[str, list[str]], ast.Module] | None = None,
              tokens_for: Callable[[ast.Module, list[str]], list[tokenize.TokenInfo]] | None = None,
+             scan_for: Callable[[list[tokenize.TokenInfo], list[str]], checks.Scan] | None = None,
              ) -> tuple[Checked, ast.Module | None]:
     """``checked``, and the text's AST when the checks ran on it (``parse``: how it is parsed,
-    ``parsed`` by default; ``tokens_for``: how its tokens are read, ``source.tokens_for``).
+    ``parsed`` by default; ``tokens_for``: how its tokens are read, ``source.tokens_for``;
+    ``scan_for``: how they are scanned, ``checks.scan``).
     ``text`` is parsed, ``lines`` tokenized: they differ where ``refused_checked``
     masks the escapes the parser refuses, at the same lines and columns."""
     try:
@@ -164,7 +166,9 @@ def _checked(text: str, lines: list[str], regex_functions: Iterable[apis.Api],
             warnings.simplefilter('ignore')  # the compiler's own escape warnings
             tree = parse(text, lines) if parse else parsed(text)
             tokens = (tokens_for or source.tokens_for)(tree, lines) if escapes else []
-            found = list(checks.all_reports(tree, tokens, lines, regex_functions)) if tokens else []
+            scanned = scan_for(tokens, lines) if scan_for and tokens else None
+            found = list(checks.all_reports(tree, tokens, lines, regex_functions, scanned=scanned)
+                         ) if tokens else []
     except PROBLEMS as error:
         return Checked([], error), None
     return Checked(found, None), tree
@@ -273,14 +277,17 @@ def lint(text: str, settings: config.Config | None = None, filename: str = 'stdi
 def _lint(text: str, settings: config.Config | None, filename: str, prefilter: bool,
           parse: Callable[[str, list[str]], ast.Module] | None = None,
           tokens_for: Callable[[ast.Module, list[str]], list[tokenize.TokenInfo]] | None = None,
-          keep: Callable[[Linted], None] | None = None) -> list[Diagnostic]:
+          keep: Callable[[Linted], None] | None = None,
+          scan_for: Callable[[list[tokenize.TokenInfo], list[str]], checks.Scan] | None = None,
+          ) -> list[Diagnostic]:
     text, lines = _lines(text)
     if '\\' not in text or (_file_ignored(text, lines) and not _noqa_off(settings)):
         return []
     if prefilter and not may_report(lines, source.reportable_rows(lines)):  # check's fast path: not parsed
         return []
     functions = settings.regex_functions if settings else ()
-    (reports, error), tree = _checked(text, lines, functions, parse=parse, tokens_for=tokens_for)
+    (reports, error), tree = _checked(text, lines, functions, parse=parse, tokens_for=tokens_for,
+                                      scan_for=scan_for)
     if keep is not None and tree is not None:
         keep(Linted(text, lines, tree, reports, tuple(functions), {}))
     if isinstance(error, UNPARSED):  # check's reports of such a file
@@ -325,6 +332,9 @@ class Linter:
     def __init__(self, size: int = chunks.SIZE) -> None:
         self.chunks = chunks.Chunked(size)
         self.tokens: dict[tuple[int, tuple[str, ...]], list[tokenize.TokenInfo]] = {}
+        self.scans: dict[tuple[int, tuple[str, ...]], checks.Scan] = {}
+        self.read: tuple[list[tokenize.TokenInfo], list[tuple[int, tuple[str, ...]]]] | None = None
+        self.scanned = 0  # the chunks ``_scan`` scanned for the last text (a measure)
         self.last: Linted | None = None  # replaced whole: read by another thread (``fixes``)
         self.local_plans = 0  # the plans ``fixes`` made on a statement alone (a measure)
 
@@ -333,7 +343,8 @@ class Linter:
         """``lint(text, settings, filename, prefilter=prefilter)``."""
         self.last = None
         with collector_paused():
-            return _lint(text, settings, filename, prefilter, self._parsed, self._tokens, self._keep)
+            return _lint(text, settings, filename, prefilter, self._parsed, self._tokens, self._keep,
+                         self._scan)
 
     def _keep(self, linted: Linted) -> None:
         self.last = linted
@@ -360,6 +371,7 @@ class Linter:
         made = self.chunks.chunks
         kept: dict[tuple[int, tuple[str, ...]], list[tokenize.TokenInfo]] = {}
         found: list[tokenize.TokenInfo] = []
+        self.read = None
         if made and sum(len(chunk.body) for chunk in made) == len(tree.body):
             for chunk in made:
                 key = (chunk.first, chunk.lines)
@@ -373,9 +385,29 @@ class Linter:
                 found.extend(tokens)
             else:
                 self.tokens = kept
+                self.read = (found, list(kept))
                 return found
         self.tokens = {}
         return source.tokens_for(tree, lines)
+
+    def _scan(self, tokens: list[tokenize.TokenInfo], lines: list[str]) -> checks.Scan:
+        """``checks.scan(tokens, lines)``, made of each chunk's scan (``checks.merged``) where
+        ``tokens`` are those ``_tokens`` just read chunk by chunk: a chunk's scan is kept while it
+        stands the same at the same place (its escapes and verdicts read only its own lines)."""
+        read, self.read = self.read, None
+        if read is None or read[0] is not tokens:
+            self.scans, self.scanned = {}, 0
+            return checks.scan(tokens, lines)
+        kept = {}
+        self.scanned = 0
+        for key in read[1]:
+            part = self.scans.get(key)
+            if part is None:
+                part = checks.scan(self.tokens[key], lines)
+                self.scanned += 1
+            kept[key] = part
+        self.scans = kept
+        return checks.merged(list(kept.values()), tokens, lines)
 
     def _parsed(self, text: str, lines: list[str]) -> ast.Module:
         """``parsed(text)``, from the chunks."""

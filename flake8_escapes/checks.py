@@ -60,6 +60,28 @@ def scan(tokens: list[tokenize.TokenInfo], lines: list[str]) -> Scan:
     return Scan(found, judge, pieces, candidates, maybe_paths, commands)
 
 
+def merged(parts: list[Scan], tokens: list[tokenize.TokenInfo], lines: list[str]) -> Scan:
+    """The ``scan`` of ``tokens`` made of the scans of its parts, in order (each of the tokens of
+    whole statements, the same tokens at the same places, scanned on the same ``lines``): a
+    literal's escapes and verdicts are its own, so they are the same; the judge of the whole
+    tokens knows the parts' verdicts."""
+    judge = paths.PathJudge(tokens, lines)
+    pieces = Pieces(judge)
+    found: list[literals.Found] = []
+    candidates: list[literals.Found] = []
+    maybe_paths: list[literals.Found] = []
+    commands: list[tex.Candidate] = []
+    for part in parts:
+        judge.learn(part.judge)
+        pieces.tex += part.pieces.tex
+        pieces.doctest += part.pieces.doctest
+        found += part.found
+        candidates += part.candidates
+        maybe_paths += part.maybe_paths
+        commands += part.commands
+    return Scan(found, judge, pieces, candidates, maybe_paths, commands)
+
+
 def may_report(tokens: list[tokenize.TokenInfo], lines: list[str]) -> bool:
     """Could ``all_reports`` report anything on ``tokens`` (and on any subset
     of them: each literal is judged on its own)?  False only when no escape of
@@ -245,13 +267,15 @@ def all_reports(
     regex_functions: Iterable[apis.Api],
     *,
     silenced: list[rules.Silenced] | None = None,
+    scanned: Scan | None = None,
 ) -> Iterator[rules.Report]:
     """Every report of the plugin for one file, with the escape it is about.
 
     ``silenced``, if given, receives each ESC4xx, ESC5xx and ESC6xx candidate
     that a named exemption (``regex.EXEMPTIONS``, ``paths.EXEMPTIONS``, ...) kept quiet.
+    ``scanned``: the ``scan`` of ``tokens`` where it is known (``merged``), else it is made.
     """
-    found, judge, pieces, candidates, maybe_paths, commands = scan(tokens, lines)
+    found, judge, pieces, candidates, maybe_paths, commands = scanned or scan(tokens, lines)
     at = {(item.line, item.col): item for item in found}
     reports: list[invalid.Finding] = list(invalid.reports(found))
     used: list[roles.Role] = []

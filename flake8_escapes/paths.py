@@ -560,6 +560,12 @@ class PathJudge:
     def __call__(self, piece: Piece) -> str:
         return self.verdict(piece).kind
 
+    def learn(self, other: PathJudge) -> None:
+        """Take the verdicts ``other`` made, on tokens that are a part of these (``checks.merged``)."""
+        self.verdicts.update(other.verdicts)
+        self.spans.update(other.spans)
+        self.judged.update(other.judged)
+
     def verdict(self, piece: Piece) -> Verdict:
         """The verdict on the piece's literal, made once per piece (asked again per escape reported)."""
         verdict = self.judged.get(piece.start)

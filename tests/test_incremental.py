@@ -120,6 +120,24 @@ def test_a_chunk_whose_later_line_changed_is_read_again():
     assert len(api.lint(text)) == 4  # \d, \q, \w, \777
 
 
+def test_an_edit_scans_only_the_chunks_it_touched():
+    """The escapes of a chunk that stands the same at the same place are not scanned again
+    (``Linter._scan``); the diagnostics are the whole text's, and a line added before the other
+    chunks has them scanned at their new place."""
+    linter = api.Linter(10)
+    lines = [f"def f{n}():\n    return re.sub('a', '<\\1>', 'C:\\new{n}')\n" for n in range(100)]
+    text = ''.join(['import re\n', *lines])
+    assert linter.lint(text) == api.lint(text) != []
+    assert linter.scanned == len(linter.scans) == len(linter.chunks.chunks) > 10
+    lines[50] = "def f50():\n    return '\\d'\n"
+    text = ''.join(['import re\n', *lines])
+    assert linter.lint(text) == api.lint(text)
+    assert linter.scanned == 1
+    text = ''.join(['import re\n', '\n', *lines])
+    assert linter.lint(text) == api.lint(text)
+    assert linter.scanned == len(linter.chunks.chunks)
+
+
 #: More lines for the fixer's plans: names that give a literal a role from another statement,
 #: f-strings' '=' text, t-strings (3.14), noqa (a file's too), a future import that changes the
 #: grammar, expression statements that would read as the module's docstring alone, ESC303.
