@@ -224,6 +224,77 @@ def _masked(lines: list[str]) -> checks.Masked | None:
     return masked if masked is not None and masked.refused else None
 
 
+#: How ``unparsed_checked`` read a text that does not parse.
+EVERY_CHECK, TEXT_ONLY, UNREAD = 'every check', 'text only', 'unread'
+
+
+class Unparsed(NamedTuple):
+    """The reports of a text that does not parse (``unparsed_checked``), and how they were found."""
+
+    reports: list[rules.Report]
+    how: str  # EVERY_CHECK: only escapes CPython refuses keep it from parsing; TEXT_ONLY; UNREAD
+
+
+def unparsed_checked(lines: list[str], regex_functions: Iterable[apis.Api]) -> Unparsed:
+    """The reports of a text that does not parse: every check's where the escapes CPython refuses
+    are all that keeps it from parsing (``refused_checked``), else those its literals' text gives
+    (``text_reports``), else none (its literals cannot be read)."""
+    whole = refused_checked(lines, regex_functions)
+    if whole is not None:
+        return Unparsed(whole.reports, EVERY_CHECK)
+    reports = text_reports(lines)
+    return Unparsed([], UNREAD) if reports is None else Unparsed(reports, TEXT_ONLY)
+
+
+class Failing(NamedTuple):
+    """A notebook's code cell that does not parse alone (``cells_checked``), and how it was read."""
+
+    cell: notebook.Cell
+    error: SyntaxError
+    how: str  # EVERY_CHECK: the module was checked whole; else its own ``unparsed_checked``'s
+
+
+class CellsChecked(NamedTuple):
+    """A notebook's reports at module rows (``cells_checked``), and what kept its module from parsing."""
+
+    reports: list[rules.Report]
+    problem: Exception | None       # the module's error (None: it parsed)
+    failing: list[Failing]          # the cells that do not parse alone
+    whole: Unparsed | None          # no cell fails alone, yet the module does not: read by its text
+
+
+def cells_checked(book: notebook.Notebook, regex_functions: Iterable[apis.Api],
+                  escapes: bool = True) -> CellsChecked:
+    """The reports of a notebook's module (``book.masked``), at module rows.  When it does not
+    parse, the code cells that do not parse alone (the kernel compiles each cell alone) are found:
+    where escapes CPython refuses are all that stops them, every check runs on the whole module
+    (``refused_checked``); else the other cells are checked as one module without them, and each
+    gets the reports its own text gives (``unparsed_checked``); where no cell fails alone, the
+    module gets its text's.  ``check`` and the language server read a notebook so (issue 39)."""
+    functions = tuple(regex_functions)
+    (reports, problem), _ = _checked(''.join(book.masked), book.masked, functions, escapes)
+    if problem is None:
+        return CellsChecked(reports, None, [], None)
+    failing = book.failing()
+    whole = refused_checked(book.masked, functions) if escapes and failing else None
+    if whole is not None:
+        every = [Failing(cell, error, EVERY_CHECK) for cell, error in failing]
+        return CellsChecked(whole.reports, problem, every, None)
+    lines = book.without([cell for cell, _ in failing])
+    (reports, still), _ = _checked(''.join(lines), lines, functions, escapes)
+    if still is not None or not failing:
+        text = unparsed_checked(book.masked, functions) if escapes and isinstance(problem, UNPARSED) else None
+        return CellsChecked(text.reports if text else [], problem, [], text)
+    cells = []
+    for cell, error in failing:
+        text = unparsed_checked(book.cell_lines(cell), functions) if escapes else Unparsed([], UNREAD)
+        shift = cell.first - 1
+        reports += [report._replace(line=report.line + shift, found=report.found._replace(
+            line=report.found.line + shift)) for report in text.reports]
+        cells.append(Failing(cell, error, text.how))
+    return CellsChecked(sorted(reports, key=lambda report: (report.line, report.col)), problem, cells, None)
+
+
 class Refusals(NamedTuple):
     """What keeps a text from parsing, as far as the escapes CPython refuses go (``refusals``)."""
 
@@ -279,7 +350,7 @@ def _lint(text: str, settings: config.Config | None, filename: str, prefilter: b
           tokens_for: Callable[[ast.Module, list[str]], list[tokenize.TokenInfo]] | None = None,
           keep: Callable[[Linted], None] | None = None,
           scan_for: Callable[[list[tokenize.TokenInfo], list[str]], checks.Scan] | None = None,
-          ) -> list[Diagnostic]:
+          book: notebook.Notebook | None = None) -> list[Diagnostic]:
     text, lines = _lines(text)
     if '\\' not in text or (_file_ignored(text, lines) and not _noqa_off(settings)):
         return []
@@ -291,8 +362,7 @@ def _lint(text: str, settings: config.Config | None, filename: str, prefilter: b
     if keep is not None and tree is not None:
         keep(Linted(text, lines, tree, reports, tuple(functions), {}))
     if isinstance(error, UNPARSED):  # check's reports of such a file
-        whole = refused_checked(lines, functions)
-        reports = whole.reports if whole else text_reports(lines) or []
+        reports = (cells_checked(book, functions) if book else unparsed_checked(lines, functions)).reports
     shown = _reported(settings, filename)
     reports = [report for report in reports if report.code in shown]
     silenced = 'noqa' in text.lower() and not _noqa_off(settings) and _may_be_silenced(reports, lines, tree)
@@ -339,12 +409,14 @@ class Linter:
         self.local_plans = 0  # the plans ``fixes`` made on a statement alone (a measure)
 
     def lint(self, text: str, settings: config.Config | None = None, filename: str = 'stdin', *,
-             prefilter: bool = True) -> list[Diagnostic]:
-        """``lint(text, settings, filename, prefilter=prefilter)``."""
+             prefilter: bool = True, book: notebook.Notebook | None = None) -> list[Diagnostic]:
+        """``lint(text, settings, filename, prefilter=prefilter)``; ``book``: the notebook whose
+        module ``text`` is (``notebook.Notebook.text``), read as ``check`` reads one when its
+        module does not parse (``cells_checked``)."""
         self.last = None
         with collector_paused():
             return _lint(text, settings, filename, prefilter, self._parsed, self._tokens, self._keep,
-                         self._scan)
+                         self._scan, book)
 
     def _keep(self, linted: Linted) -> None:
         self.last = linted

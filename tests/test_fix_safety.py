@@ -158,6 +158,18 @@ def test_unsafe_regex_fixes_compile(before, after):
         assert not result.left_alone
 
 
+def test_a_pattern_re_refuses_is_left_alone_where_only_the_regex_package_would_take_it(monkeypatch):
+    """The ``regex`` package takes a reference to a group not yet closed, which ``re`` refuses: its
+    verdict counts only in a module that imports it (the pollution of an environment with
+    ``regex`` installed made the fix of ``re.compile('\\1\\2(x)')`` raise at run time)."""
+    import types
+    monkeypatch.setitem(sys.modules, 'regex', types.SimpleNamespace(compile=lambda value: None))
+    before = "import re\nre.compile('\\1\\2(x)')\n"
+    assert fix.fix_text(before, ALL).text == before
+    assert fix.fix_text(before.replace('import re', 'import re, regex'), ALL).text != \
+        before.replace('import re', 'import re, regex')
+
+
 def test_the_regex_check_can_fail():
     """What the fixer refuses, re refuses too (asked of re, not of our code)."""
     import re

@@ -229,3 +229,19 @@ def test_fix_all_is_offered_only_in_a_cell_with_a_safe_fix_to_resolve(tmp_path: 
         action, = await session.actions(uris[4], only=['source.fixAll'])
         assert action.edit is None  # made when resolved
     run(tmp_path, body, resolve=True)
+
+
+def test_a_cell_that_does_not_parse_keeps_the_other_cells_checked_as_check_does(tmp_path: Path) -> None:
+    """A cell being typed (here a Python 2 print) does not parse: the other cells are still checked
+    as one module (cell 3's ESC401 needs the import of cell 1 and the AST), and that cell gets the
+    reports its text gives, as ``check`` reads such a notebook (``api.cells_checked``)."""
+    cells = [*CELLS[:4], (CODE, 'python', 'print "x\\d"\n')]
+
+    async def body(session: Session) -> None:
+        uris = open_notebook(session, 'nb.ipynb', cells)
+        assert spans(await session.diagnostics(uris[4], 1)) == [('ESC301', 0, 8, 0, 10)]
+        assert spans(session.published[uris[2]][-1].diagnostics) == [ESC401]
+        edit_cell(session, 'nb.ipynb', 2, uris[4], 2, "x = '\\d'\n")  # the cell parses again
+        assert spans(await session.diagnostics(uris[4], 2)) == [('ESC301', 0, 5, 0, 7)]
+        assert spans(session.published[uris[2]][-1].diagnostics) == [ESC401]
+    run(tmp_path, body)

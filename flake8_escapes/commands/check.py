@@ -319,8 +319,7 @@ def _python_results(filename: str, settings: config.Config) -> tuple[str, list[F
     if FLAKE8_WORD.search(text) and processor.should_ignore_file():
         return name, []
     reports, problem = api.checked(text, lines, settings.regex_functions, escapes=escapes)
-    found = [(report.code, report.line, report.col, report.rule.message.format(**report.fields))
-             for report in reports]
+    found = _formatted(reports, lines)
     if problem is not None:
         found = [_problem(problem)]
         if escapes and isinstance(problem, api.UNPARSED):
@@ -369,44 +368,23 @@ def notebook_results(filename: str, settings: config.Config) -> FileResults:
 
 def cells_checked(book: notebook.Notebook, name: str, text: str, settings: config.Config,
                   escapes: bool) -> list[tuple[str, int, int, str]]:
-    """The reports of a notebook's module, at module rows.  When it does not parse,
-    each code cell that does not parse alone gets its E999; where escapes CPython
-    refuses are all that stops them, every check runs on the whole module as for a
-    ``.py`` file (``api.refused_checked``); else those cells get the reports their
-    literals' text gives, and the others are checked as one module without them."""
-    reports, problem = api.checked(text, book.masked, settings.regex_functions, escapes=escapes)
-    if problem is None:
-        return [(report.code, report.line, report.col, report.rule.message.format(**report.fields))
-                for report in reports]
-    failing = book.failing()
-    whole = api.refused_checked(book.masked, settings.regex_functions) if escapes and failing else None
-    if whole is not None:
-        problems = []
-        for cell, error in failing:
-            code, row, col, message = _problem(error)
-            problems.append((code, row + cell.first - 1, col, message))
-            output.say(f'{output.shown(name)}:cell {cell.number}: does not parse (SyntaxError at line '
-                       f'{error.lineno}): only its escapes CPython refuses ({REFUSED}); every check ran',
-                       sys.stderr)
-        return problems + [(report.code, report.line, report.col, report.rule.message.format(**report.fields))
-                           for report in whole.reports]
-    lines = book.without([cell for cell, _ in failing])
-    reports, still = api.checked(''.join(lines), lines, settings.regex_functions, escapes=escapes)
-    if still is not None or not failing:  # no cell fails alone, yet the whole does not parse
-        found = [_problem(problem)]
-        if escapes and isinstance(problem, api.UNPARSED):
-            found += text_results(name, book.masked, problem, settings.regex_functions)
+    """The reports of a notebook's module, at module rows (``api.cells_checked``: the engine's
+    reading of a notebook whose module does not parse), with an E999 for each code cell that
+    does not parse alone, or for the module, and a line on standard error for each that says
+    what was checked there."""
+    checked = api.cells_checked(book, settings.regex_functions, escapes=escapes)
+    found = _formatted(checked.reports, book.masked)
+    if checked.problem is None:
         return found
-    found = [(report.code, report.line, report.col, report.rule.message.format(**report.fields))
-             for report in reports]
-    for cell, error in failing:
-        shift = cell.first - 1
+    if not checked.failing:  # no cell fails alone, yet the whole does not parse
+        if checked.whole is not None:
+            _say_unparsed(name, checked.problem, checked.whole.how)
+        return [_problem(checked.problem), *found]
+    for cell, error, how in checked.failing:
         code, row, col, message = _problem(error)
-        found.append((code, row + shift, col, message))
+        found.append((code, row + cell.first - 1, col, message))
         if escapes:
-            found += [(code, row + shift, col, message) for code, row, col, message
-                      in text_results(f'{name}:cell {cell.number}', book.cell_lines(cell), error,
-                                      settings.regex_functions)]
+            _say_unparsed(f'{name}:cell {cell.number}', error, how)
     return found
 
 
@@ -418,25 +396,32 @@ def text_results(
     CPython refuses): every check's, where the escapes CPython refuses are
     all that keeps it from parsing (``api.refused_checked``, issue 39); else
     those its literals' text alone gives (``checks.text_reports``), from its
-    literals lexed without the AST (``source.unparsed_literals``).  One line
-    on standard error says so, and which checks were skipped.  (3.12+ raise
+    literals lexed without the AST (``source.unparsed_literals``): ``api.unparsed_checked``.
+    One line on standard error says so, and which checks were skipped.  (3.12+ raise
     UnicodeDecodeError, not SyntaxError, for a refused escape in an f-string's
     format spec.)"""
+    text = api.unparsed_checked(lines, regex_functions)
+    _say_unparsed(name, error, text.how)
+    return _formatted(text.reports, lines)
+
+
+def _say_unparsed(name: str, error: BaseException, how: str) -> None:
+    """The line on standard error that says how a file or cell that does not parse was checked."""
     where = f' at line {error.lineno}' if isinstance(error, SyntaxError) and error.lineno else ''
     said = f'{output.shown(name)}: does not parse ({type(error).__name__}{where})'
-    whole = api.refused_checked(lines, regex_functions)
-    if whole is not None:
+    if how == api.EVERY_CHECK:
         output.say(f'{said}: only its escapes CPython refuses ({REFUSED}); every check ran', sys.stderr)
-        return [(report.code, report.line, report.col, report.rule.message.format(**report.fields))
-                for report in whole.reports]
-    reports = api.text_reports(lines)
-    if reports is None:
+    elif how == api.UNREAD:
         output.say(f'{said}: not checked, its literals cannot be read', sys.stderr)
-        return []
-    output.say(f'{said}: checked {checks.TEXT_CHECKS} on its literals; '
-               f'skipped {checks.AST_CHECKS}, which need the AST', sys.stderr)
-    # A backslash before a NUL is no escape anyone wrote: CPython refuses the NUL first (the E999),
-    # and a UTF-16 file read as latin-1 has one after each backslash (issue 40's attacks).
+    else:
+        output.say(f'{said}: checked {checks.TEXT_CHECKS} on its literals; '
+                   f'skipped {checks.AST_CHECKS}, which need the AST', sys.stderr)
+
+
+def _formatted(reports: list[rules.Report], lines: list[str]) -> list[tuple[str, int, int, str]]:
+    """(code, line, col, message) of each report.  A backslash before a NUL is no escape anyone
+    wrote: CPython refuses the NUL first (the E999), and a UTF-16 file read as latin-1 has one
+    after each backslash (issue 40's attacks)."""
     return [(report.code, report.line, report.col, report.rule.message.format(**report.fields))
             for report in reports if lines[report.line - 1][report.col + 1:report.col + 2] != '\0']
 

@@ -299,15 +299,16 @@ class Engine:
             return self.settings[folder], path
 
     def lint(self, document: Document) -> list[api.Diagnostic]:
-        """The diagnostics of ``document``; check's pre-filter skipped when its last version had
-        some (it would only cost time: the text is parsed anyway)."""
+        """The diagnostics of ``document`` (check's pre-filter skipped when its last version had some)."""
         settings, filename = self.settings_for(document.uri)
         if api.excluded(settings, filename):  # as flake8 in the project would: not read
             return []
         last = self.linted.get(document.uri)
+        cells = self.notebooks.get(document.uri)  # a notebook's module: read as check reads one
+        book = cells.book if cells and cells.document.text == document.text else None
         with self.busy.setdefault(document.uri, threading.Lock()):
             linter = self.linters.setdefault(document.uri, api.Linter())
-            return linter.lint(document.text, settings, filename, prefilter=not (last and last[1]))
+            return linter.lint(document.text, settings, filename, prefilter=not (last and last[1]), book=book)
 
     def current(self, document: Document) -> bool:
         """Is ``document`` the open text's latest version (work for an older one is dropped)?"""

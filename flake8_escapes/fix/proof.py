@@ -118,10 +118,15 @@ def values(sources: list[str]) -> list[object]:
 
 # Regexes --------------------------------------------------------------------
 
-def _pattern_errors(value: str | bytes) -> str | None:
+def _pattern_errors(value: str | bytes, third_party: bool) -> str | None:
+    """Why the fixed pattern ``value`` does not compile, or None.  The ``regex`` package's verdict
+    counts only in a module that imports it (``third_party``): it takes patterns ``re`` refuses
+    (a reference to a group not yet closed), so a call of ``re`` would raise on them."""
     try:
         re.compile(value)
     except re.error as error:
+        if not third_party:
+            return f'the fixed pattern does not compile: {error}'
         try:
             import regex
             regex.compile(value)
@@ -184,6 +189,7 @@ class RegexProof:
         self.roles: dict[tuple[int, int], role_pass.Role] | None = None
         self.listed = role_pass.Roles()  # the same roles, indexed once for ``role_at``
         self.patterns: Patterns = {}
+        self.third_party: bool | None = None  # does the module import ``regex`` (``imports_regex``)
 
     def _find_roles(self) -> dict[tuple[int, int], role_pass.Role]:
         near = {f.line for u in self.units for _, f in u.items} | {u.start[0] for u in self.units}
@@ -192,6 +198,17 @@ class RegexProof:
         found = role_pass.literal_roles(context.tree, context.lines, context.functions, sorted(near))
         return {role.start: role  # a literal's role, found by its start (linear)
                 for role in found if role.role in (role_pass.PATTERN, role_pass.REPLACEMENT)}
+
+    def imports_regex(self) -> bool:
+        """Does the module import the ``regex`` package (``import regex``, ``from regex import x``)?"""
+        if self.third_party is None:
+            self.third_party = any(
+                (isinstance(node, ast.Import) and any(alias.name.partition('.')[0] == 'regex'
+                                                      for alias in node.names))
+                or (isinstance(node, ast.ImportFrom) and not node.level
+                    and (node.module or '').partition('.')[0] == 'regex')
+                for node in ast.walk(self.context.tree))
+        return self.third_party
 
     def problem(self, unit: plan.Unit, new_source: str) -> str | None:
         """Why the fixed regex literal would break the program, or None."""
@@ -208,7 +225,7 @@ class RegexProof:
         if used is not None and used.role == role_pass.REPLACEMENT:
             col_bytes = len(self.context.lines[line - 1][:col].encode('utf-8'))
             return _template_errors(value, self.patterns.get((line, col_bytes)))
-        problem = _pattern_errors(value)
+        problem = _pattern_errors(value, self.imports_regex())
         if problem and used is None:  # text that reads like a regex, or a template
             return _template_errors(value, None) and problem
         return problem
