@@ -6,6 +6,7 @@ here failed there (the report of issue 32's check helper lists the failures).
 """
 from __future__ import annotations
 
+import importlib.metadata
 import importlib.util
 import json
 import os
@@ -280,10 +281,16 @@ name = "demo"
 extend-ignore = ["ESC303"]
 per-file-ignores = ["pkg/b.py:ESC301", "pkg/c.py:ESC302"]
 '''
-READS_TOML = sys.version_info >= (3, 11) or importlib.util.find_spec('tomli') is not None
 
 
-@pytest.mark.skipif(not READS_TOML, reason='3.10 without tomli: test_pyproject_without_tomli')
+def test_every_python_reads_toml_as_installed():
+    """3.11+ read TOML with tomllib; 3.10 with tomli, a dependency there (the installed package's
+    metadata says so, and pip installed it)."""
+    required = importlib.metadata.requires('flake8-escapes') or []
+    assert any(item.startswith('tomli') and 'python_version < "3.11"' in item for item in required), required
+    assert sys.version_info >= (3, 11) or importlib.util.find_spec('tomli') is not None
+
+
 def test_pyproject_tool_flake8_is_read_by_check_and_fix(tmp_path):
     """0.3.0 ignored it.  flake8 itself does not read it (nor the plugin inside flake8)."""
     write(tmp_path, {'pyproject.toml': PYPROJECT, 'pkg/b.py': BAD, 'pkg/c.py': BAD})
@@ -299,7 +306,6 @@ def test_pyproject_tool_flake8_is_read_by_check_and_fix(tmp_path):
     assert 'MASK = "\\777"' in (tmp_path / 'pkg' / 'b.py').read_text()  # ESC303 ignored: left
 
 
-@pytest.mark.skipif(not READS_TOML, reason='3.10 without tomli')
 def test_an_ini_section_wins_and_a_bad_value_is_named(tmp_path):
     write(tmp_path, {'pyproject.toml': PYPROJECT, 'bad.py': BAD})
     assert [line.split()[1] for line in escapes(tmp_path, 'check', '.')[1]] == ['ESC301', 'ESC302']
@@ -317,7 +323,8 @@ def test_an_ini_section_wins_and_a_bad_value_is_named(tmp_path):
 
 @pytest.mark.skipif(sys.version_info >= (3, 11), reason='tomllib: 3.11+ always read TOML')
 def test_pyproject_on_3_10_without_tomli(tmp_path):
-    """3.10 reads TOML with tomli only (pytest brings it; blocked here by a module that fails)."""
+    """3.10 reads TOML with tomli only (a dependency there; blocked here by a module that fails,
+    as in an environment installed with --no-deps)."""
     write(tmp_path, {'pyproject.toml': PYPROJECT, 'bad.py': BAD, 'blocked/tomli.py': 'raise ImportError\n'})
     env = {**os.environ, 'PYTHONPATH': str(tmp_path / 'blocked')}
     code, out, err = escapes(tmp_path, 'check', 'bad.py', env=env)
