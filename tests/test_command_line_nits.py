@@ -164,6 +164,25 @@ def test_fix_goes_on_after_an_error_of_ours_in_the_fixer(files, monkeypatch, cap
     assert (files / 'a.py').read_text() == BOOM
 
 
+def test_a_value_error_of_ours_in_the_fixer_is_not_a_file_that_does_not_parse(files, monkeypatch, capsys):
+    """Before: a ValueError of ours read as a NUL byte's (``a.py: skipped, does not parse: boom``, exit
+    0); a NUL byte, which CPython refuses, is the file's and still says so."""
+    def fails(data, *args, **kwargs):
+        if b'BOOM' in data:
+            raise ValueError('boom')
+        return real(data, *args, **kwargs)
+    real = fix.fix_bytes
+    monkeypatch.setattr(fix, 'fix_bytes', fails)
+    assert cli.main(['fix', '--jobs=1', 'a.py', 'bad.py']) == 2
+    out, err = capsys.readouterr()
+    assert out == 'bad.py: fixed ESC301, ESC302, ESC303\n'
+    assert err.splitlines() == [INTERNAL.replace('TypeError', 'ValueError')]
+    (files / 'nul.py').write_bytes(b'x = "\\d"\ny = 1\0\n')
+    assert cli.main(['fix', 'nul.py']) == 0
+    assert capsys.readouterr().err == \
+        'nul.py: skipped, does not parse: source code string cannot contain null bytes\n'
+
+
 def test_fix_diff_goes_on_after_an_error_of_ours_beyond_the_fixer(files, monkeypatch, capsysbinary):
     """Before: the TypeError of the diff went up through ``fix``: a traceback, no other diff."""
     monkeypatch.setattr(fixing, 'unified_diff', failing(fixing.unified_diff))

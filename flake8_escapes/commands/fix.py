@@ -104,8 +104,6 @@ def fixed_bytes(name: str, data: bytes, job: Job) -> tuple[fix.BytesResult | Non
         if message.startswith(('unknown encoding', 'invalid or missing encoding', 'encoding problem')):
             return None, 2, f'{name}: cannot read: {message}'
         return (None, *_not_parsed(name, data, job, message, error.lineno))
-    except ValueError as error:  # null bytes
-        return None, 0, f'{name}: skipped, does not parse: {error}'
     except (RecursionError, MemoryError):  # the parser's, for a source nested too deep (issue 40)
         return None, 2, f'{name}: left alone: nested too deeply for this Python to check'
     except Exception as error:  # an error of ours: never stop the run: one line, exit 2
@@ -190,13 +188,13 @@ def fixed_notebook(name: str, data: bytes, job: Job) -> Fixed:
     try:
         try:
             result = fix.fix_text(''.join(base), codes, job.regex_functions)
-        except (SyntaxError, ValueError, UnicodeDecodeError):
+        except (SyntaxError, UnicodeDecodeError):
             failing = book.failing()
             base, skipped = book.without([cell for cell, _ in failing]), {cell.number for cell, _ in failing}
             said = [f'{name}:cell {cell.number}: skipped, does not parse: {error.msg} (line {error.lineno})'
                     for cell, error in failing]
             result = fix.fix_text(''.join(base), codes, job.regex_functions)
-    except (SyntaxError, ValueError, UnicodeDecodeError) as error:
+    except (SyntaxError, UnicodeDecodeError) as error:
         return Fixed(None, 0, [*said, f'{name}: skipped, does not parse: {error}'], book)
     except fix.Refused as error:
         return Fixed(None, 2, [f'{name}: left alone: {error}'], book)

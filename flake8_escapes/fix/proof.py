@@ -59,10 +59,13 @@ class LeftAlone(NamedTuple):
 
 def parse(text: str, mode: str = 'exec') -> ast.AST:
     """``ast.parse`` without the compiler's warnings about the very escapes
-    being fixed (they would reach the user's terminal)."""
+    being fixed (they would reach the user's terminal); SyntaxError for any source it refuses."""
     with warnings.catch_warnings():
         warnings.simplefilter('ignore')
-        return ast.parse(text, mode=mode)
+        try:
+            return ast.parse(text, mode=mode)
+        except ValueError as error:  # a NUL byte, before 3.12 (3.12+ raise SyntaxError)
+            raise SyntaxError(str(error)) from None
 
 
 def parsed(text: str) -> ast.AST | None:
