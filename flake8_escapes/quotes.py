@@ -21,7 +21,7 @@ import warnings
 from bisect import bisect_right
 from typing import Iterator, NamedTuple
 
-from flake8_escapes import escapes, paths
+from flake8_escapes import escapes, paths, rules
 from flake8_escapes.escapes import Escape
 
 #: What the lexer of ``_statements`` looks at (group ``what``), the rest skipped in C: a comment,
@@ -33,6 +33,17 @@ PREFIXES = frozenset({'', 'r', 'u', 'b', 'br', 'rb', 'f', 'fr', 'rf', 't', 'tr',
 #: A literal's text before the backslash that is names and separators only (``'x\\'``): a
 #: path on a row that says so (``paths.PATH_CUE``: ``open(``, ``join(``, a name with ``dir``).
 NAMES = re.compile(r'[\w.$~ -]+(?:\\\\?[\w.$~ -]+)*\\?')
+#: The start of a path anchored at a drive (``C:\``) or a share (``\\server``): a command line's
+#: last word so anchored is a path (``COMMAND_LINE``).
+ANCHORED = re.compile(r'[A-Za-z]:\\|\\\\\w')
+COMMAND_LINE = rules.Finder(
+    'command-line-path', ('ESC305',),
+    'A literal whose last word, after a space, is a path anchored at a drive or a share (`C:\\backup\\`, '
+    '`\\\\srv\\share\\`) is read as a path there, as in a command line passed to a shell.',
+    "import subprocess\nsubprocess.call('copy a.txt C:\\backup\\')\n",
+)
+#: Every finding rule of ESC305 (a literal that is a path whole is found by the path family's tests).
+FINDERS: tuple[rules.Finder, ...] = (COMMAND_LINE,)
 #: How far before a literal of names a path cue is looked for (``os.path.join(root, 'logs\\')``).
 CUE_REACH = 120
 #: What ends the scan of a literal's body (``_literal``), per quote: a backslash, its quote, a
@@ -185,12 +196,16 @@ def _literal(
 
 def _reads_as_path(text: str, begin: int, backslash: int, starts: list[int]) -> bool:
     """Is the literal's text before ``backslash`` (from ``begin``), with it, a Windows path
-    by its text, or names and separators after a path cue on its row (within ``CUE_REACH``
-    characters before the literal)?"""
+    by its text, or a command line whose last word is a path anchored at a drive or share, or
+    names and separators after a path cue on its row (within ``CUE_REACH`` characters before
+    the literal)?"""
     written = text[begin:backslash + 1]
     if '\n' in written:
         return False
     if paths.path_kind(written):
+        return True
+    last = written.rpartition(' ')[2]  # a command line that ends in a path: 'copy a.txt C:\backup\'
+    if last != written and ANCHORED.match(last) is not None and paths.path_kind(last):
         return True
     if NAMES.fullmatch(written) is None:
         return False

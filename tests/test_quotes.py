@@ -15,7 +15,7 @@ from typing import NamedTuple
 
 import pytest
 
-from flake8_escapes import api, quotes
+from flake8_escapes import api, paths, quotes
 
 DATA = os.path.join(os.path.dirname(__file__), 'data', 'quotes_labeled.txt')
 HEADER = re.compile(r'^#: (ESC305|missed|quiet)((?: \d+:\d+)*)(?: x=(.*))?$')
@@ -301,3 +301,13 @@ def test_reported_exactly_where_cpython_says_doubling_repairs(quote):
                 row = written.splitlines()[1]
                 at = (2, row.rindex('\\' + quote[0]) + 1)
                 assert linted(written) == ({at} if meant else set()), written
+
+
+def test_the_command_line_rule_finds_what_the_path_tests_miss(monkeypatch):
+    """``command-line-path``: the literal's text is no path whole (the path family's tests say
+    nothing), its last word is; without the rule its example is not reported."""
+    example = quotes.COMMAND_LINE.example
+    assert paths.path_kind('copy a.txt C:\\backup\\') == '' and paths.path_kind('C:\\backup\\')
+    assert [item.code for item in api.lint(example)] == ['ESC305']
+    monkeypatch.setattr(quotes, 'ANCHORED', re.compile('(?!)'))
+    assert [item.code for item in api.lint(example)] == []
