@@ -25,10 +25,13 @@ import tokenize
 import warnings
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, NamedTuple, Sequence
 
-from flake8.defaults import NOQA_FILE, NOQA_INLINE_REGEXP
-from flake8.violation import Violation
+from flake8.defaults import NOQA_INLINE_REGEXP
 
 from flake8_escapes import apis, checks, chunks, collector_paused, config, notebook, rules, source
+from flake8_escapes.noqa import (  # flake8's noqa, as the engine honours it
+    file_ignored as file_ignored, inline_ignored as _inline_ignored, may_be_silenced as _may_be_silenced,
+    noqa_lines as _noqa_lines, runs as _runs,
+)
 
 if TYPE_CHECKING:
     from flake8_escapes import fix as fixer
@@ -44,6 +47,7 @@ __all__ = [
 
 #: The codes whose fix keeps every value, and those whose fix changes a value to what was meant.
 SAFE = tuple(rule.code for rule in rules.RULES if rule.fix == rules.SAFE)
+SAFE_SET = frozenset(SAFE)
 UNSAFE = tuple(rule.code for rule in rules.RULES if rule.fix == rules.UNSAFE)
 CODES = tuple(rule.code for rule in rules.RULES)
 #: Why a text is not checked or fixed as a whole (``Checked.error``).
@@ -352,7 +356,7 @@ def _lint(text: str, settings: config.Config | None, filename: str, prefilter: b
           scan_for: Callable[[list[tokenize.TokenInfo], list[str]], checks.Scan] | None = None,
           book: notebook.Notebook | None = None) -> list[Diagnostic]:
     text, lines = _lines(text)
-    if '\\' not in text or (_file_ignored(text, lines) and not _noqa_off(settings)):
+    if '\\' not in text or (file_ignored(text, lines) and not _noqa_off(settings)):
         return []
     if prefilter and not may_report(lines, source.reportable_rows(lines)):  # check's fast path: not parsed
         return []
@@ -406,7 +410,8 @@ class Linter:
         self.read: tuple[list[tokenize.TokenInfo], list[tuple[int, tuple[str, ...]]]] | None = None
         self.scanned = 0  # the chunks ``_scan`` scanned for the last text (a measure)
         self.last: Linted | None = None  # replaced whole: read by another thread (``fixes``)
-        self.local_plans = 0  # the plans ``fixes`` made on a statement alone (a measure)
+        self.local_plans = 0  # the plans ``fixes`` and ``fix_all`` made on statements alone (a measure)
+        self.run_plans: dict[tuple[object, ...], RunPlan | None] = {}  # ``_local_fix_all``'s
 
     def lint(self, text: str, settings: config.Config | None = None, filename: str = 'stdin', *,
              prefilter: bool = True, book: notebook.Notebook | None = None) -> list[Diagnostic]:
@@ -425,7 +430,8 @@ class Linter:
               filename: str = 'stdin') -> list[Fix]:
         """``fixes(text, diagnostics, settings, filename)``, the same plans; that of a safe
         diagnostic of the text last linted made on the top-level statement that holds it alone
-        where that is sure to give the whole text's plan (``_local_fix``), else on the whole text."""
+        where that is sure to give the whole text's plan (``_local_fix``), else on the
+        whole text."""
         planned = []
         for item in diagnostics:
             with collector_paused():
@@ -433,6 +439,26 @@ class Linter:
             self.local_plans += local is not None
             planned.append(local if local is not None else fixes(text, [item], settings, filename)[0])
         return planned
+
+    def fix_all(self, text: str, settings: config.Config | None = None, filename: str = 'stdin') -> Fix:
+        """``fix(text, settings, filename)``, the same plan: ``local_fix_all``'s where it can be
+        made so, else the whole text's."""
+        local = self.local_fix_all(text, settings, filename)
+        chosen = set(SAFE) & _reported(settings, filename)
+        return local if local is not None else _planned(text, chosen, settings, None)
+
+    def local_fix_all(self, text: str, settings: config.Config | None = None, filename: str = 'stdin',
+                      stop: Callable[[], bool] | None = None) -> Fix | None:
+        """``fix(text, settings, filename)``'s plan made of the plans of the runs of top-level
+        statements that hold a safe report, each planned on its lines alone and kept while it
+        stands the same at the same place (``_local_fix_all``), where that is sure to give the
+        whole text's plan; None where it is not, or where ``stop()`` said so between two runs
+        (the runs planned by then are kept)."""
+        chosen = SAFE_SET & _reported(settings, filename)
+        with collector_paused():
+            local = _local_fix_all(self.last, text, chosen, settings, self.run_plans, stop)
+        self.local_plans += local is not None
+        return local
 
     def _tokens(self, tree: ast.Module, lines: list[str]) -> list[tokenize.TokenInfo]:
         """``source.tokens_for(tree, lines)``, read chunk by chunk (each chunk's statements, on
@@ -529,11 +555,107 @@ def _local_fix(last: Linted | None, text: str, item: Diagnostic,
     return _planned_alone(text, ''.join(lines), item, functions, at, unsafe)
 
 
+class RunPlan(NamedTuple):
+    """The safe fixes of a run of top-level statements planned on its lines alone (``_run_plan``):
+    its fixed lines' text, its edits (in the whole text's lines), the codes fixed."""
+
+    text: str
+    edits: list[Edit]
+    fixed: list[str]
+
+
+def _local_fix_all(last: Linted | None, text: str, chosen: frozenset[str], settings: config.Config | None,
+                   kept: dict[tuple[object, ...], RunPlan | None],
+                   stop: Callable[[], bool] | None = None) -> Fix | None:
+    """Fix-all's plan of ``text`` (the safe ``chosen`` codes) made of its runs' plans
+    (``_run_plan``), when ``last`` is what the checks saw of it and each is sure to be what the
+    whole text's plan does there; None if not sure (``_local_fix``'s conditions, for every run
+    that holds a report).  ``kept``: the runs' plans, kept by place and lines across texts."""
+    functions = tuple(settings.regex_functions) if settings else ()
+    if last is None or functions != last.functions or _normalized(text) != last.text:
+        return None
+    if file_ignored(last.text, last.lines) or any(report.code not in SAFE_SET for report in last.reports):
+        return None  # an unsafe report: a safe fix is checked not to hide one, on the whole text
+    rows = sorted({report.line for report in last.reports if report.code in chosen})
+    if not rows:
+        return Fix(text, [], [], [], [])
+    plans: list[tuple[int, int, RunPlan]] = []
+    made: dict[tuple[object, ...], RunPlan | None] = {}
+    for row in rows:
+        run = last.run_at(row)
+        if run is None:
+            return None
+        if plans and plans[-1][0] == run[0]:
+            continue
+        first, end, statements = run
+        key = (first, tuple(last.lines[first - 1:end]), tuple(sorted(chosen)), functions)
+        if key not in kept and stop is not None and stop():
+            kept.update(made)  # the next call goes on from here
+            return None
+        plan = kept[key] if key in kept else _run_plan(last, run, chosen, functions)
+        made[key] = plan
+        if plan is None:
+            kept.clear()
+            kept.update(made)
+            return None
+        plans.append((first, end, plan))
+    kept.clear()
+    kept.update(made)
+    return _joined(text, last, plans)
+
+
+def _run_plan(last: Linted, run: tuple[int, int, list[ast.stmt]], chosen: frozenset[str],
+              functions: tuple[apis.Api, ...]) -> RunPlan | None:
+    """The safe fixes of ``run`` planned on its lines alone, at their line 1: None unless its
+    lines alone parse to the same statements (positions shifted) and give the same reports as in
+    the whole text, and the fixer made one round of edits there with nothing left alone."""
+    first, end, statements = run
+    shift = first - 1
+    lines = last.lines[shift:end]
+    alone = ''.join(lines)
+    (found, error), tree = _checked(alone, lines, functions)
+    inside = [report for report in last.reports if first <= report.line <= end]
+    if tree is None or _seen(found, shift) != _seen(inside, 0):
+        return None
+    ast.increment_lineno(tree, shift)
+    if [ast.dump(node, include_attributes=True) for node in tree.body] != \
+            [ast.dump(node, include_attributes=True) for node in statements]:
+        return None
+    fixer = _fixer()
+    try:
+        result = fixer.fix_text(alone, chosen, functions)
+    except (*UNFIXABLE, fixer.Refused, tokenize.TokenError):
+        return None
+    if result.left_alone or result.unsafe_left or len(result.rounds) > 1:
+        return None
+    made = result.rounds[0] if result.rounds else []
+    edits = sorted(edit._replace(line=edit.line + shift) for edit in made)
+    return RunPlan(result.text, edits, list(result.fixed))
+
+
+def _joined(text: str, last: Linted, plans: list[tuple[int, int, RunPlan]]) -> Fix:
+    """The whole text's plan made of its runs' (``_local_fix_all``), in order."""
+    from flake8_escapes.fix.files import apply
+    edits = [edit for _, _, plan in plans for edit in plan.edits]
+    fixed = sorted(code for _, _, plan in plans for code in plan.fixed)  # as the fixer gives them
+    if '\r' in text:
+        return Fix(apply(text, edits), edits, fixed, [], [])
+    starts = [0]
+    for line in last.lines:
+        starts.append(starts[-1] + len(line))
+    parts, at = [], 0
+    for first, end, plan in plans:
+        parts += [text[at:starts[first - 1]], plan.text]
+        at = starts[end]
+    parts.append(text[at:])
+    return Fix(''.join(parts), edits, fixed, [], [])
+
+
 def _local_run(last: Linted, item: Diagnostic) -> tuple[int, int, list[ast.stmt]] | None:
     """The run of top-level statements that holds ``item`` (``Linted.run_at``), where nothing
     outside it may decide ``item``'s plan (``_local_fix``); None if something may."""
     run = last.run_at(item.line)
-    if run is None or _file_ignored(last.text, last.lines):
+    if run is None or file_ignored(last.text, last.lines):
         return None
     if any(report.code not in SAFE for report in last.reports if run[0] <= report.line <= run[1]):
         return None
@@ -596,85 +718,12 @@ def is_python(language: str | None, filename: str) -> bool:
     return language == PYTHON_LANGUAGE or filename.lower().endswith(PYTHON_ENDINGS)
 
 
-def _may_be_silenced(reports: list[rules.Report], lines: list[str], tree: ast.Module | None) -> bool:
-    """May a ``# noqa`` silence one of ``reports``?  flake8 searches the lines
-    between two line-end tokens (NL, NEWLINE) of the report's line, and those
-    never reach past the top-level statement that holds it (``_spans``): not
-    when no line of those statements holds a ``# noqa`` (then the text need
-    not be tokenized: a pass as long as the checks' on 2,000 lines).  Without
-    the AST, or a report outside every span: maybe."""
-    marked = [number for number, line in enumerate(lines, 1) if NOQA_INLINE_REGEXP.search(line)]
-    if not (reports and marked):
-        return False
-    if tree is None:
-        return True
-    spans = _spans(tree, lines)
-    for report in reports:
-        index = bisect.bisect_right(spans, (report.line, len(lines) + 1)) - 1
-        if index < 0 or spans[index][1] < report.line:
-            return True
-        first, last = spans[index]
-        at = bisect.bisect_left(marked, first)
-        if at < len(marked) and marked[at] <= last:
-            return True
-    return False
-
-
-def _spans(tree: ast.Module, lines: list[str]) -> list[tuple[int, int]]:
-    """The (first, last) lines of the top-level statements, decorators included,
-    those that share a line or are joined by a line that ends with a backslash
-    (a continuation, or one in a comment: more lines, never fewer) merged."""
-    return [(first, last) for first, last, _ in _runs(tree, lines)]
-
-
-def _runs(tree: ast.Module, lines: list[str]) -> list[tuple[int, int, list[ast.stmt]]]:
-    """``_spans``, each with its statements."""
-    runs: list[tuple[int, int, list[ast.stmt]]] = []
-    for node in tree.body:
-        first = min([node.lineno, *(item.lineno for item in getattr(node, 'decorator_list', ()))])
-        last = node.end_lineno or node.lineno
-        while first > 1 and lines[first - 2].rstrip('\r\n').endswith('\\'):
-            first -= 1
-        while last < len(lines) and lines[last - 1].rstrip('\r\n').endswith('\\'):
-            last += 1
-        if runs and first <= runs[-1][1]:
-            runs[-1][2].append(node)
-            runs[-1] = (runs[-1][0], max(runs[-1][1], last), runs[-1][2])
-        else:
-            runs.append((first, last, [node]))
-    return runs
-
-
-def _file_ignored(text: str, lines: list[str]) -> bool:
-    """flake8's ``FileProcessor.should_ignore_file``: a line that starts with
-    ``# flake8: noqa`` (on a line of code, flake8 warns and checks the file)."""
-    return 'flake8' in text.lower() and any(NOQA_FILE.match(line) for line in lines)
-
-
-def _inline_ignored(report: rules.Report, noqa_line: str | None) -> bool:
-    """flake8's own decision (``Violation.is_inline_ignored``) on the line(s) it searches."""
-    if noqa_line is None:
-        return False
-    violation = Violation(report.code, 'stdin', report.line, report.col + 1, '', noqa_line)
-    return bool(violation.is_inline_ignored(False))
-
-
 def _noqa_off(settings: config.Config | None) -> bool:
     return bool(settings and getattr(settings.options, 'disable_noqa', False))
 
 
 def _reported(settings: config.Config | None, filename: str) -> set[str]:
     return settings.reported(CODES, filename) if settings else set(CODES)
-
-
-def _noqa_lines(lines: list[str]) -> dict[int, str]:
-    """flake8's noqa lines (``source.noqa_lines``); none where the tokenizer fails."""
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter('ignore')
-            return source.noqa_lines(source.token_stream(lines), lines)
-    except (tokenize.TokenError, SyntaxError, SystemError):
-        return {}
 
 
 def _diagnostic(report: rules.Report) -> Diagnostic:

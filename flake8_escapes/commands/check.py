@@ -353,7 +353,7 @@ def notebook_results(filename: str, settings: config.Config) -> FileResults:
     if not may_report(lines, rows):
         return name, [], ''
     text = ''.join(lines)
-    if not settings.options.disable_noqa and api._file_ignored(text, lines):
+    if not settings.options.disable_noqa and api.file_ignored(text, lines):
         return name, [], ''
     found = cells_checked(book, name, text, settings, escapes=bool(rows))
     github = points_at_files(settings.formatter)

@@ -400,9 +400,9 @@ class Engine:
         settings, filename = self.settings_for(document.uri)
         if api.excluded(settings, filename):
             return api.Fix(document.text, [], [], [], [], 'the configuration excludes the file')
+        linter = self.linters.get(document.uri)  # its last check's AST and reports: statements' plans
         if item is None:
-            return api.fix(document.text, settings, filename)
-        linter = self.linters.get(document.uri)  # its last check's AST and reports: a statement's plan
+            return (linter.fix_all if linter else api.fix)(document.text, settings, filename)
         if linter is not None:
             return linter.fixes(document.text, [item], settings, filename)[0]
         return api.fixes(document.text, [item], settings, filename)[0]
@@ -565,7 +565,7 @@ class Jobs:
         if found is None or not self.engine.current(document):  # a newer version is on its way
             return None
         self.publish(document, found)
-        if len(document.lines) <= AHEAD_LINES and any(item.fix == rules.SAFE for item in found):
+        if any(item.fix == rules.SAFE for item in found):
             asyncio.ensure_future(self.ahead_later(document))
         return found
 
@@ -585,6 +585,8 @@ class Jobs:
         engine = self.engine
         if not (engine.current(document) and engine.linted.get(document.uri, (None,))[0] is document):
             return
+        if len(document.lines) > AHEAD_LINES and not self.ahead_local(document):
+            return
         engine.planned(document, None)
         found = engine.diagnostics(document)
         if engine.current(document):
@@ -593,6 +595,27 @@ class Jobs:
             if not engine.current(document):
                 return
             engine.planned(document, item)
+
+    def ahead_local(self, document: Document) -> bool:
+        """Fix-all's plan of a big text made ahead of its statements' plans alone
+        (``api.Linter.local_fix_all``), stopped between two statements by a newer version or a
+        code action asked (the statements planned by then are kept for the next try): True when it
+        was made (kept with the text's plans), False where it was stopped or can only be made on
+        the whole text (a plan that long is not made ahead: it would hold the interpreter)."""
+        engine = self.engine
+        linter = engine.linters.get(document.uri)
+        if linter is None:
+            return False
+        settings, filename = engine.settings_for(document.uri)
+        planned = linter.local_fix_all(document.text, settings, filename,
+                                       stop=lambda: bool(self.asking) or not engine.current(document))
+        if planned is None:
+            return False
+        future: concurrent.futures.Future[api.Fix] = concurrent.futures.Future()
+        future.set_result(planned)
+        with engine.lock:
+            engine.kept(document).fixes.setdefault(None, future)
+        return True
 
     def near_edit(self, document: Document, found: list[api.Diagnostic]) -> list[api.Diagnostic]:
         """The diagnostics on the lines about the last edit of ``document`` (``NEAR`` lines
