@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, NamedTuple,
 
 from flake8.defaults import NOQA_INLINE_REGEXP
 
-from flake8_escapes import apis, checks, chunks, collector_paused, config, notebook, rules, source
+from flake8_escapes import apis, checks, chunks, collector_paused, config, invalid, notebook, rules, source
 from flake8_escapes.noqa import (  # flake8's noqa, as the engine honours it
     file_ignored as file_ignored, inline_ignored as _inline_ignored, may_be_silenced as _may_be_silenced,
     noqa_lines as _noqa_lines, runs as _runs,
@@ -447,16 +447,15 @@ class Linter:
         chosen = set(SAFE) & _reported(settings, filename)
         return local if local is not None else _planned(text, chosen, settings, None)
 
-    def local_fix_all(self, text: str, settings: config.Config | None = None, filename: str = 'stdin',
-                      stop: Callable[[], bool] | None = None) -> Fix | None:
+    def local_fix_all(self, text: str, settings: config.Config | None = None,
+                      filename: str = 'stdin') -> Fix | None:
         """``fix(text, settings, filename)``'s plan made of the plans of the runs of top-level
         statements that hold a safe report, each planned on its lines alone and kept while it
         stands the same at the same place (``_local_fix_all``), where that is sure to give the
-        whole text's plan; None where it is not, or where ``stop()`` said so between two runs
-        (the runs planned by then are kept)."""
+        whole text's plan; None where it is not."""
         chosen = SAFE_SET & _reported(settings, filename)
         with collector_paused():
-            local = _local_fix_all(self.last, text, chosen, settings, self.run_plans, stop)
+            local = _local_fix_all(self.last, text, chosen, settings, self.run_plans)
         self.local_plans += local is not None
         return local
 
@@ -502,6 +501,7 @@ class Linter:
             part = self.scans.get(key)
             if part is None:
                 part = checks.scan(self.tokens[key], lines)
+                part = part._replace(compiler=list(invalid.reports(part.found)))  # kept with it
                 self.scanned += 1
             kept[key] = part
         self.scans = kept
@@ -565,8 +565,7 @@ class RunPlan(NamedTuple):
 
 
 def _local_fix_all(last: Linted | None, text: str, chosen: frozenset[str], settings: config.Config | None,
-                   kept: dict[tuple[object, ...], RunPlan | None],
-                   stop: Callable[[], bool] | None = None) -> Fix | None:
+                   kept: dict[tuple[object, ...], RunPlan | None]) -> Fix | None:
     """Fix-all's plan of ``text`` (the safe ``chosen`` codes) made of its runs' plans
     (``_run_plan``), when ``last`` is what the checks saw of it and each is sure to be what the
     whole text's plan does there; None if not sure (``_local_fix``'s conditions, for every run
@@ -589,9 +588,6 @@ def _local_fix_all(last: Linted | None, text: str, chosen: frozenset[str], setti
             continue
         first, end, statements = run
         key = (first, tuple(last.lines[first - 1:end]), tuple(sorted(chosen)), functions)
-        if key not in kept and stop is not None and stop():
-            kept.update(made)  # the next call goes on from here
-            return None
         plan = kept[key] if key in kept else _run_plan(last, run, chosen, functions)
         made[key] = plan
         if plan is None:

@@ -47,6 +47,7 @@ class Scan(NamedTuple):
     candidates: list[literals.Found]     # ESC4xx candidates: their roles decide
     maybe_paths: list[literals.Found]    # ESC501 hazards of a literal that is a path if used as one
     commands: list[tex.Candidate]        # ESC601 candidates
+    compiler: list[invalid.Finding] | None = None  # ESC301-ESC303, where known (``merged``)
 
 
 def scan(tokens: list[tokenize.TokenInfo], lines: list[str]) -> Scan:
@@ -64,13 +65,14 @@ def merged(parts: list[Scan], tokens: list[tokenize.TokenInfo], lines: list[str]
     """The ``scan`` of ``tokens`` made of the scans of its parts, in order (each of the tokens of
     whole statements, the same tokens at the same places, scanned on the same ``lines``): a
     literal's escapes and verdicts are its own, so they are the same; the judge of the whole
-    tokens knows the parts' verdicts."""
+    tokens knows the parts' verdicts, and the ESC3xx findings (each escape's own) are the parts'."""
     judge = paths.PathJudge(tokens, lines)
     pieces = Pieces(judge)
     found: list[literals.Found] = []
     candidates: list[literals.Found] = []
     maybe_paths: list[literals.Found] = []
     commands: list[tex.Candidate] = []
+    compiler: list[invalid.Finding] = []
     for part in parts:
         judge.learn(part.judge)
         pieces.tex += part.pieces.tex
@@ -79,7 +81,8 @@ def merged(parts: list[Scan], tokens: list[tokenize.TokenInfo], lines: list[str]
         candidates += part.candidates
         maybe_paths += part.maybe_paths
         commands += part.commands
-    return Scan(found, judge, pieces, candidates, maybe_paths, commands)
+        compiler += part.compiler if part.compiler is not None else invalid.reports(part.found)
+    return Scan(found, judge, pieces, candidates, maybe_paths, commands, compiler)
 
 
 def may_report(tokens: list[tokenize.TokenInfo], lines: list[str]) -> bool:
@@ -200,7 +203,7 @@ def text_reports(tokens: list[tokenize.TokenInfo], lines: list[str]) -> Iterator
     and ESC501 where the literal is a Windows path by its text.  The checks
     that ask where a literal is used, or whether it is a docstring, need the
     AST (``AST_CHECKS``)."""
-    found, judge, _, _, _, _ = scan(tokens, lines)
+    found, judge = scan(tokens, lines)[:2]
     at = {(item.line, item.col): item for item in found}
     for line, col, rule, fields in (*invalid.reports(found), *paths.reports(found, None, judge)):
         yield rules.Report(line, col, rule, fields, at[line, col])
@@ -275,9 +278,9 @@ def all_reports(
     that a named exemption (``regex.EXEMPTIONS``, ``paths.EXEMPTIONS``, ...) kept quiet.
     ``scanned``: the ``scan`` of ``tokens`` where it is known (``merged``), else it is made.
     """
-    found, judge, pieces, candidates, maybe_paths, commands = scanned or scan(tokens, lines)
+    found, judge, pieces, candidates, maybe_paths, commands, compiler = scanned or scan(tokens, lines)
     at = {(item.line, item.col): item for item in found}
-    reports: list[invalid.Finding] = list(invalid.reports(found))
+    reports: list[invalid.Finding] = list(invalid.reports(found) if compiler is None else compiler)
     used: list[roles.Role] = []
     if candidates or maybe_paths or commands:  # the AST pass only for files that need it
         # ESC601 asks the roles of its commands' literals (a TeX API, a discarded string)

@@ -720,48 +720,31 @@ def test_fix_all_and_the_quick_fixes_about_the_last_edit_are_planned_ahead():
     assert len(found) == 100 and engine.noqa_edit(document, found[0]) is not None
 
 
-class AskedAfter:
-    """``Jobs.asking`` as a code action asked once the plan ahead has looked ``count`` times."""
+def test_the_forms_kept_of_the_diagnostics_sent_are_cattrs_own():
+    """``SentForms``: each diagnostic ``lsp_diagnostics`` sends is unstructured once; the JSON of a
+    publication is the one pygls' own converter gives, after edits that add lines (new ranges) and
+    change escapes; only the last publication's diagnostics are kept."""
+    import json
 
-    def __init__(self, count: int) -> None:
-        self.count = count
+    from pygls.protocol import default_converter
 
-    def __bool__(self) -> bool:
-        self.count -= 1
-        return self.count < 0
-
-
-def test_fix_all_of_a_big_text_is_planned_ahead_of_its_statements_and_stops_for_a_request(monkeypatch):
-    """Over ``AHEAD_LINES`` lines fix-all is planned ahead only of its statements' plans
-    (``api.Linter.local_fix_all``: the whole text's plan would hold the interpreter): it stops
-    between two statements when a code action is asked, keeps what it planned, and goes on from
-    there; the plan is the whole text's.  A big text whose plan can only be made whole is not
-    planned ahead."""
-    from flake8_escapes import api
     from flake8_escapes.commands import server
-    monkeypatch.setattr(server, 'AHEAD_LINES', 50)
-    text = ''.join(f"def f{n}():\n    return '\\d{n}'\n" for n in range(100))
-    engine, document = engine_of(text)
-    engine.diagnostics(document)
-    jobs = server.Jobs(None, engine)
-    jobs.asking = 1  # a code action is being planned: the plan ahead stops at once
-    assert jobs.ahead_local(document) is False and None not in engine.kept(document).fixes
-    linter = engine.linters[document.uri]
-    jobs.asking = AskedAfter(30)
-    assert jobs.ahead_local(document) is False  # stopped after 30 statements, which are kept
-    assert len(linter.run_plans) == 30
-    jobs.asking = 0
-    assert jobs.ahead_local(document) is True
-    assert engine.planned(document, None) == api.fix(text) and linter.local_plans == 1
-    unsafe, unsafe_text = engine_of(text + "import re\nre.sub('(a)', '\\1', s)\n")
-    unsafe.diagnostics(unsafe_text)  # an unsafe report: only the whole text's plan will do
-    assert server.Jobs(None, unsafe).ahead_local(unsafe_text) is False
-    server.Jobs(None, unsafe).plan_ahead(unsafe_text)
-    assert None not in unsafe.kept(unsafe_text).fixes  # fix-all is planned when asked
-    other, other_text = engine_of(text.replace('\\d', '\\w'))
-    other.diagnostics(other_text)
-    server.Jobs(None, other).plan_ahead(other_text)
-    assert other.kept(other_text).fixes[None].result() == api.fix(other_text.text)
+    plain, kept = default_converter(), server.SentForms()
+    hooked = kept.installed(default_converter())
+    engine = server.Engine()
+    rows = [f"x{n} = '\\d{n}'\n" for n in range(50)]
+    before: list[types.Diagnostic] = []
+    for version, change in enumerate(['', 'y = 1\n', "z = '\\w'\n", ''], 1):
+        text = ''.join([*rows[:25], change, *rows[25:]])
+        document = server.Document.of('untitled:a', version, text)
+        engine.documents[document.uri] = document
+        shown = server.lsp_diagnostics(engine, document, engine.diagnostics(document))
+        kept.keep(before, shown)
+        before = shown
+        params = types.PublishDiagnosticsParams(document.uri, shown, version)
+        assert json.dumps(hooked.unstructure(params)) == json.dumps(plain.unstructure(params))
+        assert len(kept.forms) == len(shown) == 50 + (change.startswith('z'))
+    assert all(form is not None for _, form in kept.forms.values())
 
 
 def test_a_diagnostic_unchanged_on_a_line_unchanged_is_sent_as_converted_before():

@@ -31,14 +31,14 @@ import re
 import threading
 import time
 import traceback
-from typing import TYPE_CHECKING, Any, Iterator, NamedTuple, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, Iterator, NamedTuple, Sequence
 
 from lsprotocol import types  # first: without the server extra, cli names it missing
 import attrs  # lsprotocol's dependency: there only with the server extra
 from pygls import uris
 from pygls.exceptions import JsonRpcException
 from pygls.lsp.server import LanguageServer
-from pygls.protocol import LanguageServerProtocol
+from pygls.protocol import LanguageServerProtocol, default_converter
 from pygls.protocol.language_server import lsp_method
 
 from flake8_escapes import __version__, api, config, rules
@@ -68,7 +68,8 @@ CHECKERS = 2
 NEAR = 20
 #: Fix-all's plan is made ahead for a text of up to AHEAD_LINES lines once it has not changed for
 #: AHEAD_QUIET seconds (the interpreter runs one thread at a time: a plan made ahead while the user
-#: types would slow the checks; a longer text's takes seconds, and is made when asked).
+#: types would slow the checks; a longer text's first plan takes seconds, and is made when asked;
+#: it is made of its statements' plans where it can be, which are kept: ``api.Linter.fix_all``).
 AHEAD_PAUSE, AHEAD_LINES, AHEAD_QUIET = 0.05, 5000, 1.0
 #: The notebooks the server reads (LSP 3.17 notebook documents): Jupyter's, their Python cells.
 NOTEBOOK_SYNC = types.NotebookDocumentSyncOptions([types.NotebookDocumentFilterWithNotebook(
@@ -495,8 +496,56 @@ def lsp_diagnostics(engine: Engine, document: Document,
         key = (item, document.lines[item.line - 1])
         diagnostic = made[key] = sent.get(key) or engine.to_lsp(document, item)
         converted.append(diagnostic)
+    FORMS.keep(sent.values(), made.values())
     engine.sent[document.uri] = made
     return converted
+
+
+class SentForms:
+    """The JSON form of each diagnostic ``lsp_diagnostics`` sends, made once per diagnostic object
+    (it reuses the object of a diagnostic unchanged on a line unchanged): cattrs' walk over its
+    fields was a third of the server's work on a publication of 1,538 diagnostics.  Only the
+    objects it registers are looked up (``installed``: the converter's hook for ``Diagnostic``),
+    each form made on first use; those no longer sent are let go."""
+
+    def __init__(self) -> None:
+        self.forms: dict[int, tuple[types.Diagnostic, Any]] = {}
+
+    def installed(self, converter: Any) -> Any:
+        """``converter`` (pygls' own), with the hook that reads the forms."""
+        plain = getattr(converter, 'get_unstructure_hook', None)
+        if plain is None:  # an older cattrs: nothing kept
+            return converter
+        unstructured = plain(types.Diagnostic)
+        forms = self.forms
+
+        def hook(diagnostic: types.Diagnostic) -> Any:
+            known = forms.get(id(diagnostic))
+            if known is None or known[0] is not diagnostic:
+                return unstructured(diagnostic)
+            if known[1] is None:
+                known = forms[id(diagnostic)] = (diagnostic, unstructured(diagnostic))
+            return known[1]
+
+        converter.register_unstructure_hook(types.Diagnostic, hook)
+        return converter
+
+    def keep(self, before: Iterable[types.Diagnostic], now: Iterable[types.Diagnostic]) -> None:
+        """The objects of one text's last publication ``now`` registered, those of ``before``
+        that are not among them let go."""
+        forms = self.forms
+        now = list(now)
+        kept = {id(diagnostic) for diagnostic in now}
+        for diagnostic in before:
+            if id(diagnostic) not in kept and forms.get(id(diagnostic), (None,))[0] is diagnostic:
+                del forms[id(diagnostic)]
+        for diagnostic in now:
+            if forms.get(id(diagnostic), (None,))[0] is not diagnostic:
+                forms[id(diagnostic)] = (diagnostic, None)
+
+
+#: The forms of the diagnostics this process's server sends (one server per process).
+FORMS = SentForms()
 
 
 def kept_out_of_collections() -> None:
@@ -565,7 +614,7 @@ class Jobs:
         if found is None or not self.engine.current(document):  # a newer version is on its way
             return None
         self.publish(document, found)
-        if any(item.fix == rules.SAFE for item in found):
+        if len(document.lines) <= AHEAD_LINES and any(item.fix == rules.SAFE for item in found):
             asyncio.ensure_future(self.ahead_later(document))
         return found
 
@@ -585,8 +634,6 @@ class Jobs:
         engine = self.engine
         if not (engine.current(document) and engine.linted.get(document.uri, (None,))[0] is document):
             return
-        if len(document.lines) > AHEAD_LINES and not self.ahead_local(document):
-            return
         engine.planned(document, None)
         found = engine.diagnostics(document)
         if engine.current(document):
@@ -595,27 +642,6 @@ class Jobs:
             if not engine.current(document):
                 return
             engine.planned(document, item)
-
-    def ahead_local(self, document: Document) -> bool:
-        """Fix-all's plan of a big text made ahead of its statements' plans alone
-        (``api.Linter.local_fix_all``), stopped between two statements by a newer version or a
-        code action asked (the statements planned by then are kept for the next try): True when it
-        was made (kept with the text's plans), False where it was stopped or can only be made on
-        the whole text (a plan that long is not made ahead: it would hold the interpreter)."""
-        engine = self.engine
-        linter = engine.linters.get(document.uri)
-        if linter is None:
-            return False
-        settings, filename = engine.settings_for(document.uri)
-        planned = linter.local_fix_all(document.text, settings, filename,
-                                       stop=lambda: bool(self.asking) or not engine.current(document))
-        if planned is None:
-            return False
-        future: concurrent.futures.Future[api.Fix] = concurrent.futures.Future()
-        future.set_result(planned)
-        with engine.lock:
-            engine.kept(document).fixes.setdefault(None, future)
-        return True
 
     def near_edit(self, document: Document, found: list[api.Diagnostic]) -> list[api.Diagnostic]:
         """The diagnostics on the lines about the last edit of ``document`` (``NEAR`` lines
@@ -675,10 +701,16 @@ class Jobs:
         return result
 
 
+def converter() -> Any:
+    """pygls' converter, with the diagnostics' forms kept (``FORMS``)."""
+    return FORMS.installed(default_converter())  # type: ignore[no-untyped-call]
+
+
 def build() -> LanguageServer:  # noqa: C901 - one small handler per message, registered here
     """The server: each LSP message's handler on one ``Engine``, its work on ``Jobs``."""
     server = LanguageServer(NAME, __version__, text_document_sync_kind=types.TextDocumentSyncKind.Incremental,
-                            notebook_document_sync=NOTEBOOK_SYNC, protocol_cls=Protocol)
+                            notebook_document_sync=NOTEBOOK_SYNC, protocol_cls=Protocol,
+                            converter_factory=converter)
     # the notebooks' handlers live beside, on this module's Engine and Jobs
     from flake8_escapes.commands.server_notebooks import cell_actions, cell_hover, serve_notebooks
     engine = Engine()
