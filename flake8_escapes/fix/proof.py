@@ -59,11 +59,14 @@ class LeftAlone(NamedTuple):
 
 def parse(text: str, mode: str = 'exec') -> ast.AST:
     """``ast.parse`` without the compiler's warnings about the very escapes
-    being fixed (they would reach the user's terminal); SyntaxError for any source it refuses."""
+    being fixed (they would reach the user's terminal); SyntaxError for any source it refuses
+    (UnicodeDecodeError on 3.12+ for a refused escape in an f-string's format spec)."""
     with warnings.catch_warnings():
         warnings.simplefilter('ignore')
         try:
             return ast.parse(text, mode=mode)
+        except UnicodeDecodeError:  # 3.12+: a refused escape in a format spec (its callers read it)
+            raise
         except ValueError as error:  # a NUL byte, before 3.12 (3.12+ raise SyntaxError)
             raise SyntaxError(str(error)) from None
 
