@@ -539,17 +539,10 @@ def _local_fix(last: Linted | None, text: str, item: Diagnostic,
     run = _local_run(last, item)
     if run is None:
         return None
-    first, end, statements = run
-    shift = first - 1
-    lines = last.lines[shift:end]
-    (found, error), tree = _checked(''.join(lines), lines, functions)
-    inside = [report for report in last.reports if first <= report.line <= end]
-    if tree is None or _seen(found, shift) != _seen(inside, 0):
+    lines = _alone(last, run, functions)
+    if lines is None:
         return None
-    ast.increment_lineno(tree, shift)
-    if [ast.dump(node, include_attributes=True) for node in tree.body] != \
-            [ast.dump(node, include_attributes=True) for node in statements]:
-        return None
+    shift = run[0] - 1
     unsafe = sorted(report.code for report in last.reports if report.code in UNSAFE)
     at = (shift, sum(map(len, last.lines[:shift])))
     return _planned_alone(text, ''.join(lines), item, functions, at, unsafe)
@@ -605,18 +598,10 @@ def _run_plan(last: Linted, run: tuple[int, int, list[ast.stmt]], chosen: frozen
     """The safe fixes of ``run`` planned on its lines alone, at their line 1: None unless its
     lines alone parse to the same statements (positions shifted) and give the same reports as in
     the whole text, and the fixer made one round of edits there with nothing left alone."""
-    first, end, statements = run
-    shift = first - 1
-    lines = last.lines[shift:end]
-    alone = ''.join(lines)
-    (found, error), tree = _checked(alone, lines, functions)
-    inside = [report for report in last.reports if first <= report.line <= end]
-    if tree is None or _seen(found, shift) != _seen(inside, 0):
+    lines = _alone(last, run, functions)
+    if lines is None:
         return None
-    ast.increment_lineno(tree, shift)
-    if [ast.dump(node, include_attributes=True) for node in tree.body] != \
-            [ast.dump(node, include_attributes=True) for node in statements]:
-        return None
+    shift, alone = run[0] - 1, ''.join(lines)
     fixer = _fixer()
     try:
         result = fixer.fix_text(alone, chosen, functions)
@@ -645,6 +630,25 @@ def _joined(text: str, last: Linted, plans: list[tuple[int, int, RunPlan]]) -> F
         at = starts[end]
     parts.append(text[at:])
     return Fix(''.join(parts), edits, fixed, [], [])
+
+
+def _alone(last: Linted, run: tuple[int, int, list[ast.stmt]], functions: tuple[apis.Api, ...]
+           ) -> list[str] | None:
+    """The lines of ``run`` where, parsed alone at their line 1, they give the same statements
+    (positions shifted) and the same reports as in the whole text ``last``: the fixer's plan on
+    them is then the whole text's there; None where they do not."""
+    first, end, statements = run
+    shift = first - 1
+    lines = last.lines[shift:end]
+    (found, error), tree = _checked(''.join(lines), lines, functions)
+    inside = [report for report in last.reports if first <= report.line <= end]
+    if tree is None or _seen(found, shift) != _seen(inside, 0):
+        return None
+    ast.increment_lineno(tree, shift)
+    if [ast.dump(node, include_attributes=True) for node in tree.body] != \
+            [ast.dump(node, include_attributes=True) for node in statements]:
+        return None
+    return lines
 
 
 def _local_run(last: Linted, item: Diagnostic) -> tuple[int, int, list[ast.stmt]] | None:

@@ -114,6 +114,18 @@ class Timed:
         return self.arrived[version]
 
 
+async def fix_all_time(client: LanguageClient, uri: str, where: types.Range) -> float:
+    """The seconds to fix-all's edit in hand: the list and, for a client that resolves, its edit."""
+    start = time.perf_counter()
+    found = await client.text_document_code_action_async(types.CodeActionParams(
+        types.TextDocumentIdentifier(uri), where,
+        types.CodeActionContext([], only=[types.CodeActionKind.SourceFixAll])))
+    for action in found or []:
+        if isinstance(action, types.CodeAction) and action.edit is None:
+            await client.code_action_resolve_async(action)
+    return time.perf_counter() - start
+
+
 async def measure(text: str, folder: str, cold: bool, resolve: bool) -> tuple[float, ...]:
     timed = Timed()
     client = timed.client
@@ -164,14 +176,7 @@ async def measure(text: str, folder: str, cold: bool, resolve: bool) -> tuple[fl
             types.CodeActionContext([diagnostic], only=[types.CodeActionKind.QuickFix])))
         quick = time.perf_counter() - start
         await asyncio.sleep(QUIET)  # fix-all on save: after a quiet time (the server plans it ahead)
-        start = time.perf_counter()
-        found = await client.text_document_code_action_async(types.CodeActionParams(
-            types.TextDocumentIdentifier(uri), diagnostic.range,
-            types.CodeActionContext([], only=[types.CodeActionKind.SourceFixAll])))
-        for action in found or []:
-            if isinstance(action, types.CodeAction) and action.edit is None:
-                await client.code_action_resolve_async(action)
-        fix_all = time.perf_counter() - start
+        fix_all = await fix_all_time(client, uri, diagnostic.range)
         nearest = min(timed.found[7], key=lambda item: abs(item.range.start.line - line))
         start = time.perf_counter()
         await client.text_document_code_action_async(types.CodeActionParams(
@@ -183,14 +188,7 @@ async def measure(text: str, folder: str, cold: bool, resolve: bool) -> tuple[fl
             types.VersionedTextDocumentIdentifier(version=8, uri=uri),
             [types.TextDocumentContentChangePartial(types.Range(at, at), '#')]))
         await timed.wait(8)
-        start = time.perf_counter()
-        found = await client.text_document_code_action_async(types.CodeActionParams(
-            types.TextDocumentIdentifier(uri), diagnostic.range,
-            types.CodeActionContext([], only=[types.CodeActionKind.SourceFixAll])))
-        for action in found or []:
-            if isinstance(action, types.CodeAction) and action.edit is None:
-                await client.code_action_resolve_async(action)
-        again = time.perf_counter() - start
+        again = await fix_all_time(client, uri, diagnostic.range)
     await client.shutdown_async(None)
     client.exit(None)
     await client.stop()

@@ -115,11 +115,11 @@ BOOM = 'x = "\\d"  # BOOM\n'
 INTERNAL = 'flake8-escapes: internal error on a.py: TypeError: boom; please report it'
 
 
-def failing(real):
-    """``real``, raising TypeError when one of its arguments names BOOM (a bug of ours)."""
+def failing(real, error=TypeError):
+    """``real``, raising ``error`` when one of its arguments names BOOM (a bug of ours)."""
     def fails(*args, **kwargs):
         if any('BOOM' in str(arg) for arg in args):
-            raise TypeError('boom')
+            raise error('boom')
         return real(*args, **kwargs)
     return fails
 
@@ -167,12 +167,7 @@ def test_fix_goes_on_after_an_error_of_ours_in_the_fixer(files, monkeypatch, cap
 def test_a_value_error_of_ours_in_the_fixer_is_not_a_file_that_does_not_parse(files, monkeypatch, capsys):
     """Before: a ValueError of ours read as a NUL byte's (``a.py: skipped, does not parse: boom``, exit
     0); a NUL byte, which CPython refuses, is the file's and still says so."""
-    def fails(data, *args, **kwargs):
-        if b'BOOM' in data:
-            raise ValueError('boom')
-        return real(data, *args, **kwargs)
-    real = fix.fix_bytes
-    monkeypatch.setattr(fix, 'fix_bytes', fails)
+    monkeypatch.setattr(fix, 'fix_bytes', failing(fix.fix_bytes, ValueError))
     assert cli.main(['fix', '--jobs=1', 'a.py', 'bad.py']) == 2
     out, err = capsys.readouterr()
     assert out == 'bad.py: fixed ESC301, ESC302, ESC303\n'

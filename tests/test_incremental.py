@@ -164,11 +164,27 @@ BLOCKS = [
 ]
 
 
-def planned(plan, text: str, item: api.Diagnostic) -> object:
+def planned(plan, *args: object) -> object:
+    """``plan(*args)``, or the name of the exception it raised (the same either way)."""
     try:
-        return plan(text, [item])
-    except Exception as error:  # the same either way
+        return plan(*args)
+    except Exception as error:  # noqa: PIE786 - compared, not hidden
         return type(error).__name__
+
+
+def linted(linter: api.Linter, lines: list[str], steps: list) -> object:
+    """(text, diagnostics) of each text ``linter`` lints: ``lines``, then after each of ``steps``
+    (``edited``'s arguments).  A text that makes the engine raise is left out (both raise:
+    test_each_edit_is_linted_and_parsed_as_the_whole_text's)."""
+    for step in [None, *steps]:
+        if step is not None:
+            lines = edited(lines, *step)
+        text = ''.join(lines)
+        try:
+            found = linter.lint(text)
+        except Exception:  # noqa: PIE786 - see above
+            continue
+        yield text, found
 
 
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -179,24 +195,9 @@ def test_a_quick_fix_planned_on_its_statement_is_the_whole_text_s(start, edits, 
     is sure to give ``fixes``' plan on the whole text: for random texts, after random edits, every
     diagnostic's plan is the whole text's, edits, codes, what is left alone and why."""
     linter = api.Linter(size)
-    lines = start
-    for step in [None, *edits]:
-        if step is not None:
-            lines = edited(lines, *step)
-        text = ''.join(lines)
-        try:
-            found = linter.lint(text)
-        except Exception:  # noqa: PIE786 - test_each_edit_is_linted_and_parsed_as_the_whole_text's
-            continue
+    for text, found in linted(linter, start, edits):
         for item in found:
-            assert planned(linter.fixes, text, item) == planned(api.fixes, text, item), (text, item)
-
-
-def fixed_all(plan, text: str) -> object:
-    try:
-        return plan(text)
-    except Exception as error:  # the same either way
-        return type(error).__name__
+            assert planned(linter.fixes, text, [item]) == planned(api.fixes, text, [item]), (text, item)
 
 
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -208,16 +209,8 @@ def test_fix_all_made_of_its_statements_plans_is_the_whole_text_s(start, edits, 
     random texts, after random edits, the plan is the whole text's (text, edits, codes, what is
     left alone and why)."""
     linter = api.Linter(size)
-    lines = start
-    for step in [None, *edits]:
-        if step is not None:
-            lines = edited(lines, *step)
-        text = ''.join(lines)
-        try:
-            linter.lint(text)
-        except Exception:  # noqa: PIE786 - test_each_edit_is_linted_and_parsed_as_the_whole_text's
-            continue
-        assert fixed_all(linter.fix_all, text) == fixed_all(api.fix, text), text
+    for text, _ in linted(linter, start, edits):
+        assert planned(linter.fix_all, text) == planned(api.fix, text), text
 
 
 def test_fix_all_made_of_its_statements_plans_on_texts_drawn_by_seed():
@@ -229,17 +222,13 @@ def test_fix_all_made_of_its_statements_plans_on_texts_drawn_by_seed():
         pool = draw.choice([FIX_LINES, BLOCKS])
         lines = [draw.choice(pool) for _ in range(draw.randint(0, 30))]
         linter = api.Linter(draw.randint(1, 4))
-        for step in range(4):
-            if step:
-                kind = draw.choice(['insert', 'delete', 'replace', 'char'])
-                char = draw.choice(['\\', "'", '"', ' ', '(', '#', 'd', '\n', ':'])
-                lines = edited(lines, kind, draw.randint(0, 40), draw.choice(pool), char)
-            text = ''.join(lines)
-            try:
-                linter.lint(text)
-            except Exception:  # noqa: PIE786 - test_each_edit_is_linted_and_parsed_as_the_whole_text's
-                continue
-            assert fixed_all(linter.fix_all, text) == fixed_all(api.fix, text), text
+        steps = []
+        for _ in range(3):
+            kind = draw.choice(['insert', 'delete', 'replace', 'char'])
+            char = draw.choice(['\\', "'", '"', ' ', '(', '#', 'd', '\n', ':'])
+            steps.append((kind, draw.randint(0, 40), draw.choice(pool), char))
+        for text, _ in linted(linter, lines, steps):
+            assert planned(linter.fix_all, text) == planned(api.fix, text), text
         local += linter.local_plans
     assert local > 50  # the plans made of statements' plans are among them
 

@@ -319,7 +319,7 @@ def _python_results(filename: str, settings: config.Config) -> tuple[str, list[F
     if FLAKE8_WORD.search(text) and processor.should_ignore_file():
         return name, []
     reports, problem = api.checked(text, lines, settings.regex_functions, escapes=escapes)
-    found = _formatted(reports, lines)
+    found = _formatted(reports)  # a text that parses holds no NUL
     if problem is not None:
         found = [_problem(problem)]
         if escapes and isinstance(problem, api.UNPARSED):
@@ -373,7 +373,7 @@ def cells_checked(book: notebook.Notebook, name: str, text: str, settings: confi
     does not parse alone, or for the module, and a line on standard error for each that says
     what was checked there."""
     checked = api.cells_checked(book, settings.regex_functions, escapes=escapes)
-    found = _formatted(checked.reports, book.masked)
+    found = _formatted(checked.reports, book.masked if checked.problem else None)
     if checked.problem is None:
         return found
     if not checked.failing:  # no cell fails alone, yet the whole does not parse
@@ -418,12 +418,14 @@ def _say_unparsed(name: str, error: BaseException, how: str) -> None:
                    f'skipped {checks.AST_CHECKS}, which need the AST', sys.stderr)
 
 
-def _formatted(reports: list[rules.Report], lines: list[str]) -> list[tuple[str, int, int, str]]:
-    """(code, line, col, message) of each report.  A backslash before a NUL is no escape anyone
-    wrote: CPython refuses the NUL first (the E999), and a UTF-16 file read as latin-1 has one
-    after each backslash (issue 40's attacks)."""
+def _formatted(reports: list[rules.Report],
+               lines: list[str] | None = None) -> list[tuple[str, int, int, str]]:
+    """(code, line, col, message) of each report; of a text that does not parse (``lines``), none
+    at a backslash before a NUL: no escape anyone wrote, CPython refuses the NUL first (the E999),
+    and a UTF-16 file read as latin-1 has one after each backslash (issue 40's attacks)."""
     return [(report.code, report.line, report.col, report.rule.message.format(**report.fields))
-            for report in reports if lines[report.line - 1][report.col + 1:report.col + 2] != '\0']
+            for report in reports
+            if lines is None or lines[report.line - 1][report.col + 1:report.col + 2] != '\0']
 
 
 def may_report(lines: list[str], rows: list[int]) -> bool:
